@@ -1,0 +1,268 @@
+"""Template detectors: compare a key page with pages of its site.
+
+All detectors follow scikit-learn's estimator convention: parameters are set in
+``__init__`` and stored unchanged, ``fit(key_page, pages)`` validates them,
+learns and returns ``self``; learned state ends in ``_`` (``model_``, the
+:class:`~temex.model.TemplateModel`, ``template_``, ``votes_``).
+
+``VoteDetector`` (method ``vote``, the default)
+    TeMex paper §3.1 phase 2: the key page is mapped (ETDM) to each page
+    independently; a key-page node belongs to the template when it is mapped
+    in at least ``threshold`` of the pages.
+``IntersectDetector`` (method ``intersect``)
+    ETDM paper Alg. 2: the template starts as the key page and is replaced by
+    its ETDM with each page in turn, i.e. nodes must survive every page.
+
+Evidence (our addition, ``evidence=True`` by default). A top-down mapping that
+pairs two ``<ul>`` or ``<table>`` elements says nothing about whether they hold
+template: the content area of every article has the same containers. A mapped
+node therefore counts as template in a page only when its mapped subtree holds
+*evidence* that it repeats: a pair of nodes with the same non-empty own text, or
+a pair of identical childless elements that carry attributes (an icon, a logo
+image, a search box). Containers inherit support from their children. The
+papers' relations ignore text and would call every content container template;
+the measured effect is in docs/BENCHMARKS.md. ``evidence=False`` gives the
+papers' behaviour.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .dom import Document
+from .equality import Equality, get_equality
+from .errors import NotFittedError, ParameterError
+from .mapping import DEFAULT_MAX_CELLS, etdm
+from .model import TemplateModel
+
+__all__ = ["VoteDetector", "IntersectDetector", "get_detector", "DETECTORS",
+           "supported_mapping"]
+
+
+def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int]) -> list[bool]:
+    """Mask over ``d1``: mapped nodes whose mapped subtree holds evidence of
+    repetition (see module docstring). O(|d1|)."""
+    n = len(d1)
+    sup = [False] * n
+    t1, t2, h1, h2 = d1.text, d2.text, d1.subtree_hash, d2.subtree_hash
+    for a in range(n - 1, -1, -1):  # reverse pre-order: children first
+        b = mapping.get(a)
+        if b is None:
+            continue
+        if sup[a]:
+            pass
+        elif t1[a] and t1[a] == t2[b]:
+            sup[a] = True
+        elif (d1.size[a] == 1 and not t1[a] and h1[a] == h2[b]
+              and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
+            sup[a] = True
+        if sup[a]:
+            p = d1.parent[a]
+            if p >= 0:
+                sup[p] = True
+    # a parent marked supported must itself be mapped (top-down: it is)
+    return [s and (i in mapping) for i, s in enumerate(sup)]
+
+
+def _mapped_mask(n: int, mapping: dict[int, int]) -> list[bool]:
+    mask = [False] * n
+    for a in mapping:
+        mask[a] = True
+    return mask
+
+
+class _BaseDetector:
+    """Shared parameters, validation and bookkeeping."""
+
+    method = "base"
+
+    def __init__(self, equality: str | Equality = "text", evidence: bool = True,
+                 max_cells: int = DEFAULT_MAX_CELLS) -> None:
+        self.equality = equality
+        self.evidence = evidence
+        self.max_cells = max_cells
+
+    def get_params(self) -> dict[str, Any]:
+        names = self.__init__.__code__.co_varnames[1:self.__init__.__code__.co_argcount]
+        return {k: getattr(self, k) for k in names}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    def _validate(self) -> Equality:
+        if not isinstance(self.max_cells, int) or self.max_cells < 1:
+            raise ParameterError("max_cells", "a positive int", self.max_cells)
+        return get_equality(self.equality)
+
+    def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:
+        if key.tag[0] != page.tag[0]:  # Alg. 2: "if root(pk) ≅ root(p)"
+            return [False] * len(key)
+        mapping = etdm(key, page, eq, max_cells=self.max_cells)
+        if self.evidence:
+            return supported_mapping(key, page, mapping)
+        return _mapped_mask(len(key), mapping)
+
+    @property
+    def template_(self) -> list[bool]:
+        return self.model_.template
+
+    @property
+    def votes_(self) -> list[int]:
+        return self.model_.votes
+
+    @property
+    def model_(self) -> TemplateModel:
+        try:
+            return self._model  # type: ignore[no-any-return]
+        except AttributeError:
+            raise NotFittedError(f"{type(self).__name__} is not fitted; call fit(key, pages)") \
+                from None
+
+    def params_dict(self) -> dict[str, Any]:
+        return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v))
+                for k, v in self.get_params().items()}
+
+
+class VoteDetector(_BaseDetector):
+    """TeMex majority vote over independent ETDMs (TeMex paper §3.1 phase 2).
+
+    Parameters
+    ----------
+    equality : str or Equality, default "text"
+        Node relation ≅ (see :mod:`temex.equality`).
+    threshold : float in (0, 1], default 0.5
+        A node is template when mapped (and supported) in at least
+        ``threshold`` × (number of pages) pages, rounded up, and at least one.
+    evidence : bool, default True
+        Require repetition evidence under a mapped node (module docstring).
+    max_cells : int
+        Largest children alignment table before the greedy fallback
+        (:mod:`temex.mapping`).
+
+    Attributes
+    ----------
+    model_ : TemplateModel
+    template_, votes_ : list
+        Shortcuts to ``model_.template`` and ``model_.votes``.
+
+    Notes
+    -----
+    Cost: one ETDM per page, O(n) evidence pass per page, O(n) vote.
+    """
+
+    method = "vote"
+
+    def __init__(self, equality: str | Equality = "text", threshold: float = 0.5,
+                 evidence: bool = True, max_cells: int = DEFAULT_MAX_CELLS) -> None:
+        super().__init__(equality, evidence, max_cells)
+        self.threshold = threshold
+
+    def fit(self, key: Document, pages: Sequence[Document]) -> VoteDetector:
+        eq = self._validate()
+        if not isinstance(self.threshold, (int, float)) or not 0 < self.threshold <= 1:
+            raise ParameterError("threshold", "a number in (0, 1]", self.threshold)
+        t0 = time.perf_counter()
+        votes = [0] * len(key)
+        for page in pages:
+            for i, m in enumerate(self._page_mask(key, page, eq)):
+                if m:
+                    votes[i] += 1
+        need = max(1, math.ceil(self.threshold * len(pages) - 1e-9))
+        template = [v >= need for v in votes] if pages else [False] * len(key)
+        self._model = TemplateModel(
+            key=key, template=template, votes=votes, pages=[p.url for p in pages],
+            method=self.method, params=self.params_dict(),
+            timings={"fit": time.perf_counter() - t0})
+        return self
+
+
+class IntersectDetector(_BaseDetector):
+    """Successive ETDM (ETDM paper Alg. 2): the template is refined by an ETDM
+    with each page in turn, so a node survives only if every page maps it.
+
+    The template after each step is materialised as a sub-document of the key
+    page so the next ETDM aligns the *current* template, as in Alg. 2, not the
+    full key page.
+
+    Parameters are those of :class:`VoteDetector` without ``threshold``.
+    """
+
+    method = "intersect"
+
+    def fit(self, key: Document, pages: Sequence[Document]) -> IntersectDetector:
+        eq = self._validate()
+        t0 = time.perf_counter()
+        alive = [True] * len(key)
+        votes = [0] * len(key)
+        current, index = key, list(range(len(key)))
+        for page in pages:
+            mask = self._page_mask(current, page, eq)
+            for j, m in enumerate(mask):
+                if m:
+                    votes[index[j]] += 1
+                else:
+                    alive[index[j]] = False
+            if not any(mask):
+                break
+            current, index = subdocument(key, alive)
+        template = alive if pages else [False] * len(key)
+        self._model = TemplateModel(
+            key=key, template=template, votes=votes, pages=[p.url for p in pages],
+            method=self.method, params=self.params_dict(),
+            timings={"fit": time.perf_counter() - t0})
+        return self
+
+
+def subdocument(doc: Document, keep: list[bool]) -> tuple[Document, list[int]]:
+    """The tree induced by the nodes in ``keep`` (which must be closed upwards),
+    renumbered in pre-order; returns it and the map new number -> old number."""
+    index = [i for i, k in enumerate(keep) if k]
+    new_of = {old: new for new, old in enumerate(index)}
+    sub = Document(url=doc.url, encoding=doc.encoding)
+    for old in index:
+        sub.tag.append(doc.tag[old])
+        sub.id.append(doc.id[old])
+        sub.classes.append(doc.classes[old])
+        sub.attrs.append(doc.attrs[old])
+        p = doc.parent[old]
+        sub.parent.append(new_of.get(p, -1) if p >= 0 else -1)
+        sub.depth.append(doc.depth[old])
+        sub.text.append(doc.text[old])
+    kids: list[list[int]] = [[] for _ in index]
+    for new, p in enumerate(sub.parent):
+        if p >= 0:
+            kids[p].append(new)
+    sub.children = [tuple(k) for k in kids]
+    sub.position = [0] * len(index)
+    for k in kids:
+        for pos, c in enumerate(k):
+            sub.position[c] = pos
+    n = len(index)
+    size = [1] * n
+    h = [0] * n
+    for i in range(n - 1, -1, -1):
+        ch = sub.children[i]
+        size[i] += sum(size[c] for c in ch)
+        h[i] = hash((sub.tag[i], sub.id[i], sub.classes[i], sub.attrs[i], sub.text[i],
+                     tuple(h[c] for c in ch)))
+    sub.size, sub.subtree_hash = size, h
+    sub.body = new_of.get(doc.body, -1)
+    return sub, index
+
+
+DETECTORS: dict[str, type[_BaseDetector]] = {
+    "vote": VoteDetector,
+    "intersect": IntersectDetector,
+}
+
+
+def get_detector(method: str, **params: Any) -> _BaseDetector:
+    """Build the detector called ``method`` with ``params``."""
+    cls = DETECTORS.get(method)
+    if cls is None:
+        raise ParameterError("method", f"one of {sorted(DETECTORS)}", method)
+    return cls(**params)

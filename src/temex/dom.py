@@ -1,0 +1,371 @@
+"""A compact, read-only DOM tree for template extraction.
+
+HTML is parsed by selectolax's Lexbor backend (an HTML5 parser that builds the
+same tree Chromium does) and flattened into parallel arrays indexed by element
+number in document (pre-)order. Pre-order numbering gives every subtree a
+contiguous range ``[i, i + size[i])``, so "is a descendant of" and "all nodes of
+this subtree" are O(1) and slice operations.
+
+Only elements are nodes (as in the ETDM paper, §3: DOM nodes are labelled by
+tag); the text directly inside an element is kept as that element's *own text*,
+whitespace collapsed. Comments and the doctype are dropped.
+
+Every traversal here is iterative: real pages can be nested thousands of levels
+deep and Python's recursion limit is 1,000.
+
+Cost: O(n) time and memory for n elements; building the arrays costs about as
+much again as Lexbor's parse itself (see bench/bench_core.py).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from .errors import ParseError
+
+__all__ = ["Document", "parse", "decode_html", "IGNORED_TAGS", "DEFAULT_MAX_BYTES"]
+
+#: Elements whose text is code or invisible; their text is not page text and
+#: evaluation ignores them (../shared/data/README.md: "scripts and styles ignored").
+IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
+
+#: Largest page accepted by :func:`parse` (bytes of HTML). Real pages are rarely
+#: over 5 MB; a 100 MB "page" is an error, not a page.
+DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+
+_WS = re.compile(r"\s+")
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.IGNORECASE
+)
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+         (codecs.BOM_UTF16_BE, "utf-16-be"))
+# WHATWG maps these labels to windows-1252, a superset that never fails.
+_LATIN1_LABELS = frozenset({"iso-8859-1", "latin1", "latin-1", "ascii", "us-ascii",
+                            "iso8859-1", "l1", "cp819", "windows-1252", "cp1252"})
+
+
+def _codec(label: str | None) -> str | None:
+    if not label:
+        return None
+    label = label.strip().strip("\"'").lower()
+    if label in _LATIN1_LABELS:
+        return "cp1252"
+    try:
+        name = codecs.lookup(label).name
+    except LookupError:
+        return None
+    # utf-16 declared inside an ASCII-compatible byte stream is a lie (WHATWG).
+    if name.startswith("utf-16") or name.startswith("utf-32"):
+        return "utf-8"
+    if name in {"base64", "rot-13", "hex", "zlib", "bz2", "uu", "quopri"}:
+        return None
+    return name
+
+
+def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
+    """Decode HTML bytes to text, returning ``(text, encoding)``.
+
+    The order follows the HTML Standard's encoding sniffing, simplified:
+    a byte-order mark; else the charset *declared* by the transport (HTTP
+    ``Content-Type``); else a ``<meta>`` charset in the first 1024 bytes; else
+    UTF-8 when the bytes are valid UTF-8; else windows-1252, which browsers fall
+    back to and which never fails. A declared charset that cannot decode the
+    bytes cleanly is tried after UTF-8, because servers often lie.
+    Undecodable bytes become U+FFFD: no page is rejected for its encoding.
+    """
+    for bom, enc in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(enc, errors="replace"), enc
+    candidates: list[str] = []
+    for label in (declared, _sniff_meta(data[:1024])):
+        enc = _codec(label)
+        if enc and enc not in candidates:
+            candidates.append(enc)
+    for enc in (*candidates, "utf-8"):
+        try:
+            return data.decode(enc), enc
+        except (UnicodeDecodeError, LookupError):
+            continue
+    enc = candidates[0] if candidates else "cp1252"
+    return data.decode(enc, errors="replace"), enc
+
+
+def _sniff_meta(head: bytes) -> str | None:
+    m = _META_CHARSET.search(head)
+    return m.group(1).decode("ascii", "replace") if m else None
+
+
+@dataclass(eq=False)
+class Document:
+    """A parsed page: element arrays in document order plus the live Lexbor tree.
+
+    Node ``i`` is the i-th element in pre-order; node 0 is ``<html>``. All
+    per-node attributes are lists indexed by node number.
+
+    Attributes
+    ----------
+    url : str
+        Where the page came from (URL or file path); informational.
+    tag, id : list of str
+        Lower-case tag name; value of the ``id`` attribute ("" when absent).
+    classes : list of tuple of str
+        CSS classes, sorted, duplicates removed.
+    attrs : list of tuple of (str, str)
+        Other attributes, sorted by name (``id`` and ``class`` excluded).
+    parent : list of int
+        Parent node number, -1 for the root.
+    children : list of tuple of int
+        Child element numbers in document order.
+    depth, position : list of int
+        Depth (root 0) and index among the parent's element children.
+    text : list of str
+        Own text: the element's direct text children, whitespace collapsed.
+        Empty for script, style, noscript and template.
+    size : list of int
+        Number of elements in the subtree rooted at the node (itself included).
+    subtree_hash : list of int
+        Bottom-up hash of tag, id, classes, attributes, own text and children:
+        equal hashes mean identical subtrees (up to hash collisions). Process-
+        local (Python's ``hash``); do not persist.
+    body : int
+        Number of the ``<body>`` element (-1 if the parser produced none).
+    encoding : str
+        Encoding the bytes were decoded with.
+    """
+
+    url: str
+    tag: list[str] = field(default_factory=list)
+    id: list[str] = field(default_factory=list)
+    classes: list[tuple[str, ...]] = field(default_factory=list)
+    attrs: list[tuple[tuple[str, str], ...]] = field(default_factory=list)
+    parent: list[int] = field(default_factory=list)
+    children: list[tuple[int, ...]] = field(default_factory=list)
+    depth: list[int] = field(default_factory=list)
+    position: list[int] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    size: list[int] = field(default_factory=list)
+    subtree_hash: list[int] = field(default_factory=list)
+    body: int = -1
+    encoding: str = "utf-8"
+    parser: LexborHTMLParser | None = field(default=None, repr=False)
+    elements: list[LexborNode] = field(default_factory=list, repr=False)
+    _paths: list[str] | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.tag)
+
+    # -- navigation -------------------------------------------------------
+    def descendants(self, i: int) -> range:
+        """Node numbers of the subtree rooted at ``i`` (itself included)."""
+        return range(i, i + self.size[i])
+
+    def is_ancestor(self, a: int, d: int) -> bool:
+        """True when ``a`` is ``d`` or one of its ancestors."""
+        return a <= d < a + self.size[a]
+
+    def ancestors(self, i: int) -> Iterator[int]:
+        """Proper ancestors of ``i`` from the parent up to the root."""
+        p = self.parent[i]
+        while p >= 0:
+            yield p
+            p = self.parent[p]
+
+    def in_body(self) -> range:
+        """Node numbers of ``<body>`` and its descendants (empty without body)."""
+        return self.descendants(self.body) if self.body >= 0 else range(0)
+
+    def is_ignored(self, i: int) -> bool:
+        """True for script/style/noscript/template elements and their content."""
+        if self.tag[i] in IGNORED_TAGS:
+            return True
+        return any(self.tag[a] in IGNORED_TAGS for a in self.ancestors(i))
+
+    def ignored_mask(self) -> list[bool]:
+        """``mask[i]`` is True when node ``i`` is or lies inside an ignored element."""
+        mask = [False] * len(self)
+        for i, t in enumerate(self.tag):
+            p = self.parent[i]
+            mask[i] = t in IGNORED_TAGS or (p >= 0 and mask[p])
+        return mask
+
+    # -- paths --------------------------------------------------------------
+    def path(self, i: int) -> str:
+        """A stable XPath-like path: ``/html/body/div[2]/ul/li[3]`` (1-based,
+        index among same-tag siblings, omitted when the tag is unique there)."""
+        if self._paths is None:
+            self._paths = self._compute_paths()
+        return self._paths[i]
+
+    def _compute_paths(self) -> list[str]:
+        paths = [""] * len(self)
+        for p in range(len(self)):
+            base = paths[p] if p else "/" + self.tag[0]
+            if p == 0:
+                paths[0] = base
+            kids = self.children[p]
+            counts: dict[str, int] = {}
+            for c in kids:
+                counts[self.tag[c]] = counts.get(self.tag[c], 0) + 1
+            seen: dict[str, int] = {}
+            for c in kids:
+                t = self.tag[c]
+                seen[t] = seen.get(t, 0) + 1
+                paths[c] = f"{base}/{t}[{seen[t]}]" if counts[t] > 1 else f"{base}/{t}"
+        return paths
+
+    def node_for_path(self, path: str) -> int:
+        """Inverse of :meth:`path`; -1 when this document has no such node."""
+        if self._paths is None:
+            self._paths = self._compute_paths()
+        try:
+            return self._paths.index(path)
+        except ValueError:
+            return -1
+
+    # -- text ---------------------------------------------------------------
+    def subtree_text(self, i: int, skip: set[int] | None = None) -> str:
+        """Visible text of the subtree at ``i`` in document order, one space
+        between text pieces; subtrees rooted at nodes in ``skip`` and ignored
+        elements are left out. Uses the Lexbor tree, so text between child
+        elements keeps its place."""
+        return " ".join(self.text_blocks(i, skip)).strip()
+
+    def text_blocks(self, i: int, skip: set[int] | None = None) -> list[str]:
+        """Text pieces of the subtree at ``i`` in document order."""
+        out: list[str] = []
+        stack: list[Any] = [(self.elements[i], i)]
+        index = {el.mem_id: k for k, el in enumerate(self.elements)} if skip else None
+        while stack:
+            node, _ = stack.pop()
+            if node.is_text_node:
+                t = _WS.sub(" ", node.text_content or "").strip()
+                if t:
+                    out.append(t)
+                continue
+            if not node.is_element_node:
+                continue
+            if node.tag in IGNORED_TAGS:
+                continue
+            if index is not None and skip and index.get(node.mem_id, -1) in skip:
+                continue
+            kids = []
+            c = node.child
+            while c is not None:
+                kids.append((c, 0))
+                c = c.next
+            stack.extend(reversed(kids))
+        return out
+
+
+def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = None,
+          max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+    """Parse HTML into a :class:`Document`.
+
+    Parameters
+    ----------
+    html : bytes or str
+        The page. Bytes are decoded with :func:`decode_html`.
+    url : str
+        Where the page came from (kept on the document).
+    declared_encoding : str, optional
+        Charset declared by the transport (e.g. the HTTP ``Content-Type``).
+    max_bytes : int
+        Pages larger than this raise :class:`ParseError` instead of being parsed.
+
+    Raises
+    ------
+    ParseError
+        When the input is too large, empty, or looks binary.
+    """
+    size = len(html)
+    if size > max_bytes:
+        raise ParseError(f"{url or 'page'}: {size} bytes is over the limit of {max_bytes}")
+    if isinstance(html, bytes):
+        if b"\x00" in html[:4096] and not html.startswith((codecs.BOM_UTF16_LE,
+                                                           codecs.BOM_UTF16_BE)):
+            raise ParseError(f"{url or 'page'}: binary data, not HTML")
+        text, encoding = decode_html(html, declared_encoding)
+    else:
+        text, encoding = html, "utf-8"
+    if not text.strip():
+        raise ParseError(f"{url or 'page'}: empty document")
+    parser = LexborHTMLParser(text)
+    root = parser.root
+    if root is None:
+        raise ParseError(f"{url or 'page'}: no document element")
+    doc = Document(url=url, encoding=encoding, parser=parser)
+    _flatten(doc, root)
+    return doc
+
+
+def _flatten(doc: Document, root: LexborNode) -> None:
+    """Fill the arrays of ``doc`` from the Lexbor tree, iteratively."""
+    tag, ids, classes, attrs = doc.tag, doc.id, doc.classes, doc.attrs
+    parent, depth, position, text, elements = (doc.parent, doc.depth, doc.position,
+                                               doc.text, doc.elements)
+    kids: list[list[int]] = []
+    own_text: list[list[str]] = []
+    # Stack of (lexbor node, parent number); text nodes are attributed to the
+    # element on top of the parent chain, which is the parent number given.
+    stack: list[tuple[LexborNode, int]] = [(root, -1)]
+    while stack:
+        node, par = stack.pop()
+        if node.is_text_node:
+            if par >= 0:
+                t = node.text_content
+                if t and not t.isspace():
+                    own_text[par].append(t)
+            continue
+        if not node.is_element_node:
+            continue
+        i = len(tag)
+        name = (node.tag or "").lower()
+        a = node.attributes
+        tag.append(name)
+        ids.append((a.get("id") or "").strip())
+        cls = a.get("class")
+        classes.append(tuple(sorted(set(cls.split()))) if cls else ())
+        attrs.append(tuple(sorted((k.lower(), v or "") for k, v in a.items()
+                                  if k not in ("id", "class"))))
+        parent.append(par)
+        depth.append(depth[par] + 1 if par >= 0 else 0)
+        if par >= 0:
+            position.append(len(kids[par]))
+            kids[par].append(i)
+        else:
+            position.append(0)
+        kids.append([])
+        own_text.append([])
+        elements.append(node)
+        if name == "body" and doc.body < 0:
+            doc.body = i
+        children = []
+        c = node.child
+        while c is not None:
+            children.append(c)
+            c = c.next
+        for c in reversed(children):
+            stack.append((c, i))
+    n = len(tag)
+    doc.children = [tuple(k) if k else () for k in kids]
+    for i in range(n):
+        if own_text[i] and tag[i] not in IGNORED_TAGS:
+            text.append(_WS.sub(" ", " ".join(own_text[i])).strip())
+        else:
+            text.append("")
+    size = [1] * n
+    h = [0] * n
+    for i in range(n - 1, -1, -1):  # reverse pre-order: children before parents
+        ch = doc.children[i]
+        if ch:
+            size[i] += sum(size[c] for c in ch)
+        h[i] = hash((tag[i], ids[i], classes[i], attrs[i], text[i],
+                     tuple(h[c] for c in ch)))
+    doc.size = size
+    doc.subtree_hash = h

@@ -1,0 +1,173 @@
+"""Node equality relations (≅) for the exact top-down mapping.
+
+The ETDM paper (Def. 3.2) leaves the relation ≅ between DOM nodes open: "the
+more restrictive, the more precision (and less recall)" (§4.2). temex offers:
+
+``label``
+    Same tag. The relation most tree-mapping papers use (ETDM paper §3).
+``strict``
+    Same tag, ``id`` and set of CSS classes.
+``weighted``
+    The ETDM paper's "ponderation" (§4.2) of HTML id, CSS classes, number of
+    children, relative position and other attributes. The paper does not give
+    its weights; ours are listed in :class:`WeightedEquality` and were chosen
+    on the development sites (bench/bench_core.py). Tags must always agree.
+``text`` (default)
+    ``strict`` plus equal *own text* (the text directly inside the element).
+    The papers' relations ignore text, so a ``<p>`` of one article maps onto
+    the ``<p>`` of another and the whole content area looks like template.
+    Requiring equal own text keeps menu items, headings and footers that repeat
+    word for word, and stops the mapping where a page's own text begins.
+    Measured against the papers' relations in docs/BENCHMARKS.md.
+
+A relation is a small object with ``key(doc, i)``: a hashable summary of node
+``i``. For the *key relations* (``exact_key`` is True) two nodes are equal
+exactly when their keys are equal, which lets the mapping group candidates by
+key and memoise scores by subtree signature. ``weighted`` is not a key relation:
+its key only narrows candidates (same tag) and ``equal`` decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from .dom import Document
+from .errors import ParameterError
+
+__all__ = [
+    "Equality",
+    "LabelEquality",
+    "StrictEquality",
+    "TextEquality",
+    "WeightedEquality",
+    "get_equality",
+    "EQUALITIES",
+]
+
+
+class Equality:
+    """Base class: ≅ between node ``i`` of ``d1`` and node ``j`` of ``d2``."""
+
+    name = "base"
+    #: True when ``equal`` is exactly ``key(d1, i) == key(d2, j)``.
+    exact_key = True
+
+    def key(self, doc: Document, i: int) -> Hashable:
+        raise NotImplementedError
+
+    def equal(self, d1: Document, i: int, d2: Document, j: int) -> bool:
+        return self.key(d1, i) == self.key(d2, j)
+
+    def keys(self, doc: Document) -> list[Hashable]:
+        """``key`` for every node of ``doc`` (cached on the document)."""
+        cache = doc.__dict__.setdefault("_eq_keys", {})
+        ks = cache.get(self.name)
+        if ks is None:
+            ks = [self.key(doc, i) for i in range(len(doc))]
+            cache[self.name] = ks
+        return ks
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class LabelEquality(Equality):
+    """n ≅ n' iff both have the same tag (label)."""
+
+    name = "label"
+
+    def key(self, doc: Document, i: int) -> Hashable:
+        return doc.tag[i]
+
+    def keys(self, doc: Document) -> list[Hashable]:
+        return list(doc.tag)
+
+
+class StrictEquality(Equality):
+    """n ≅ n' iff tag, ``id`` and the set of CSS classes are all equal."""
+
+    name = "strict"
+
+    def key(self, doc: Document, i: int) -> Hashable:
+        return (doc.tag[i], doc.id[i], doc.classes[i])
+
+
+class TextEquality(Equality):
+    """``strict`` plus equal own text (whitespace-collapsed). The default."""
+
+    name = "text"
+
+    def key(self, doc: Document, i: int) -> Hashable:
+        return (doc.tag[i], doc.id[i], doc.classes[i], doc.text[i])
+
+
+@dataclass(frozen=True, repr=True)
+class WeightedEquality(Equality):
+    """The ETDM paper's weighted relation (§4.2), with our weights.
+
+    score = w_id·[ids equal] + w_classes·Jaccard(classes)
+          + w_children·(1 − |c−c'|/max(c, c'))
+          + w_position·(1 − |p−p'|/max(p, p'))   (p = depth, sibling index)
+          + w_attributes·Jaccard(attribute names and values)
+
+    Nodes are equal when their tags agree and ``score >= threshold``. Weights
+    sum to 1. Components that are absent on both sides (no id, no classes, no
+    attributes) count as agreeing.
+    """
+
+    w_id: float = 0.25
+    w_classes: float = 0.25
+    w_children: float = 0.15
+    w_position: float = 0.1
+    w_attributes: float = 0.25
+    threshold: float = 0.7
+
+    name = "weighted"
+    exact_key = False
+
+    def key(self, doc: Document, i: int) -> Hashable:
+        return doc.tag[i]
+
+    def keys(self, doc: Document) -> list[Hashable]:
+        return list(doc.tag)
+
+    def score(self, d1: Document, i: int, d2: Document, j: int) -> float:
+        s = self.w_id * (d1.id[i] == d2.id[j])
+        s += self.w_classes * _jaccard(d1.classes[i], d2.classes[j])
+        c1, c2 = len(d1.children[i]), len(d2.children[j])
+        s += self.w_children * (1.0 - abs(c1 - c2) / max(c1, c2, 1))
+        pos = 0.5 * (1.0 - abs(d1.depth[i] - d2.depth[j]) / max(d1.depth[i], d2.depth[j], 1))
+        pos += 0.5 * (1.0 - abs(d1.position[i] - d2.position[j])
+                      / max(d1.position[i], d2.position[j], 1))
+        s += self.w_position * pos
+        s += self.w_attributes * _jaccard(d1.attrs[i], d2.attrs[j])
+        return s
+
+    def equal(self, d1: Document, i: int, d2: Document, j: int) -> bool:
+        return d1.tag[i] == d2.tag[j] and self.score(d1, i, d2, j) >= self.threshold
+
+
+def _jaccard(a: tuple[object, ...], b: tuple[object, ...]) -> float:
+    if not a and not b:
+        return 1.0
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb)
+
+
+EQUALITIES: dict[str, type[Equality]] = {
+    "label": LabelEquality,
+    "strict": StrictEquality,
+    "text": TextEquality,
+    "weighted": WeightedEquality,
+}
+
+
+def get_equality(spec: str | Equality) -> Equality:
+    """Return the relation named ``spec`` (or ``spec`` itself if already one)."""
+    if isinstance(spec, Equality):
+        return spec
+    cls = EQUALITIES.get(spec)
+    if cls is None:
+        raise ParameterError("equality", f"one of {sorted(EQUALITIES)}", spec)
+    return cls()

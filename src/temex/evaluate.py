@@ -1,0 +1,145 @@
+"""Evaluation against the gold of ../shared/data (README.md there).
+
+Sites (``sites/<name>/site.json``): on a content page, the *content* is the
+element matched by ``content_selector`` with every descendant matched by
+``template_selector`` removed; everything else in ``<body>`` is template.
+Node-level gold: an element is content when it is (inside) the content element
+and not (inside) a template_selector match, else template. Elements that are or
+lie inside script/style/noscript/template are not counted.
+
+Scores are precision, recall and F1 for *both* classes (template and content):
+on sites where 95% of the elements are template, "everything is template"
+scores 0.977 template-F1 and 0 content-F1, so one class alone says little.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .dom import Document
+
+__all__ = ["Site", "load_site", "gold_mask", "Scores", "score_nodes", "url_to_file",
+           "NoGoldError"]
+
+
+class NoGoldError(ValueError):
+    """The page has no content element (e.g. a 404 page): it has no gold."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """A shared test site: its folder, web root and gold selectors."""
+
+    name: str
+    folder: Path
+    root: Path
+    key_pages: list[str]
+    content_selector: str
+    template_selector: str | None
+    meta: dict[str, Any]
+
+
+def load_site(folder: str | Path) -> Site:
+    folder = Path(folder)
+    meta = json.loads((folder / "site.json").read_text("utf-8"))
+    root = (folder / "www" / meta.get("serve_root", ".")).resolve()
+    return Site(name=meta.get("name", folder.name), folder=folder, root=root,
+                key_pages=list(meta.get("key_pages", [])),
+                content_selector=meta["content_selector"],
+                template_selector=meta.get("template_selector"), meta=meta)
+
+
+def url_to_file(root: Path, url_path: str) -> Path:
+    """Map a URL path of a mirrored site to its file (``/a/`` → ``a/index.html``)."""
+    p = root / url_path.lstrip("/")
+    if url_path.endswith("/") or p.is_dir():
+        p = p / "index.html"
+    return p
+
+
+def gold_mask(doc: Document, content_selector: str,
+              template_selector: str | None) -> list[bool | None]:
+    """Gold per element: True = template, False = content, None = not scored
+    (outside ``<body>``, or script/style/noscript/template).
+
+    Raises NoGoldError when ``content_selector`` matches nothing.
+    """
+    if doc.parser is None:
+        raise ValueError("document has no parse tree")
+    index = {el.mem_id: i for i, el in enumerate(doc.elements)}
+    content = [index[n.mem_id] for n in doc.parser.css(content_selector) if n.mem_id in index]
+    if not content:
+        raise NoGoldError(f"{doc.url}: content selector {content_selector!r} matches nothing")
+    is_content = [False] * len(doc)
+    for c in content:
+        for i in doc.descendants(c):
+            is_content[i] = True
+    if template_selector:
+        for n in doc.parser.css(template_selector):
+            t = index.get(n.mem_id)
+            if t is not None:
+                for i in doc.descendants(t):
+                    is_content[i] = False
+    ignored = doc.ignored_mask()
+    gold: list[bool | None] = [None] * len(doc)
+    for i in doc.in_body():
+        if not ignored[i]:
+            gold[i] = not is_content[i]
+    return gold
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Counts and P/R/F1 for the template class and the content class."""
+
+    tp: int  # template predicted template
+    fp: int  # content predicted template
+    fn: int  # template predicted content
+    tn: int  # content predicted content
+
+    @staticmethod
+    def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+        p = tp / (tp + fp) if tp + fp else (1.0 if not fn else 0.0)
+        r = tp / (tp + fn) if tp + fn else 1.0
+        f = 2 * p * r / (p + r) if p + r else 0.0
+        return p, r, f
+
+    @property
+    def template(self) -> tuple[float, float, float]:
+        return self._prf(self.tp, self.fp, self.fn)
+
+    @property
+    def content(self) -> tuple[float, float, float]:
+        return self._prf(self.tn, self.fn, self.fp)
+
+    def __add__(self, other: Scores) -> Scores:
+        return Scores(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn,
+                      self.tn + other.tn)
+
+    def as_dict(self) -> dict[str, float]:
+        tp, tr, tf = self.template
+        cp, cr, cf = self.content
+        return {"template_p": tp, "template_r": tr, "template_f1": tf,
+                "content_p": cp, "content_r": cr, "content_f1": cf,
+                "tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
+
+
+def score_nodes(predicted: Sequence[bool], gold: Sequence[bool | None]) -> Scores:
+    """Compare a predicted template mask with a gold mask (None = skip)."""
+    tp = fp = fn = tn = 0
+    for p, g in zip(predicted, gold):
+        if g is None:
+            continue
+        if p and g:
+            tp += 1
+        elif p:
+            fp += 1
+        elif g:
+            fn += 1
+        else:
+            tn += 1
+    return Scores(tp, fp, fn, tn)
