@@ -13,6 +13,13 @@ learns and returns ``self``; learned state ends in ``_`` (``model_``, the
     ETDM paper Alg. 2: the template starts as the key page and is replaced by
     its ETDM with each page in turn, i.e. nodes must survive every page.
 
+Content region (our addition, ``region=0.8`` by default). The page's own
+content sits in one region of the template (TeMex paper §1.1: templates have
+"regions where the main content must be inserted"). Slots outside that region
+that change per page (page title in a header, active menu item, an on-page
+table of contents, previous/next links) are template, though no other page
+repeats their text. See :func:`content_region`.
+
 Evidence (our addition, ``evidence=True`` by default). A top-down mapping that
 pairs two ``<ul>`` or ``<table>`` elements says nothing about whether they hold
 template: the content area of every article has the same containers. A mapped
@@ -63,8 +70,75 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int]) -> li
             p = d1.parent[a]
             if p >= 0:
                 sup[p] = True
-    # a parent marked supported must itself be mapped (top-down: it is)
+    # Text-free mapped subtrees (empty list items, rules, spacers) carry no
+    # evidence either way: they follow their parent.
+    has_text = [bool(t) for t in t1]
+    for a in range(n - 1, 0, -1):
+        if has_text[a]:
+            has_text[d1.parent[a]] = True
+    for a in range(1, n):
+        if not sup[a] and not has_text[a] and a in mapping and sup[d1.parent[a]]:
+            sup[a] = True
     return [s and (i in mapping) for i, s in enumerate(sup)]
+
+
+def content_region(doc: Document, template: list[bool], coverage: float = 0.8) -> int:
+    """The element that holds the page's own content, or -1.
+
+    Content roots are the maximal non-template subtrees of ``<body>``; each
+    weighs the visible own text of its non-template nodes that is not link
+    text (text inside ``<a>``): tables of contents, "previous/next" links and
+    active menu items are links, paragraphs are not (the link-density signal of
+    boilerplate detection). The region is the
+    lowest common ancestor of the heaviest roots that together hold at least
+    ``coverage`` of that text. O(n).
+    """
+    if doc.body < 0:
+        return -1
+    ignored = doc.ignored_mask()
+    mass: dict[int, int] = {}
+    root_of = [-1] * len(doc)
+    in_link = [False] * len(doc)
+    for i in doc.in_body():
+        p = doc.parent[i]
+        in_link[i] = doc.tag[i] == "a" or (p >= 0 and in_link[p])
+        if template[i] or ignored[i]:
+            continue
+        r = root_of[p] if p >= 0 and not template[p] else i
+        root_of[i] = r
+        mass[r] = mass.get(r, 0) + (0 if in_link[i] else len(doc.text[i]))
+    total = sum(mass.values())
+    if not total:
+        return -1
+    chosen: list[int] = []
+    acc = 0
+    for r, m in sorted(mass.items(), key=lambda kv: (-kv[1], kv[0])):
+        chosen.append(r)
+        acc += m
+        if acc >= coverage * total:
+            break
+    lca = chosen[0]
+    for r in chosen[1:]:
+        while not doc.is_ancestor(lca, r):
+            lca = doc.parent[lca]
+    return lca
+
+
+def apply_region(doc: Document, template: list[bool], coverage: float = 0.8) -> list[bool]:
+    """Mark every non-template node of ``<body>`` outside the content region as
+    template (see :func:`content_region`). Such nodes are slots of the
+    template filled per page (page title in the header, the active menu item,
+    an on-page table of contents, previous/next links): their text differs
+    between pages but they are not the page's content."""
+    region = content_region(doc, template, coverage)
+    if region < 0:
+        return template
+    out = list(template)
+    inside = doc.descendants(region)
+    for i in doc.in_body():
+        if not out[i] and i not in inside:
+            out[i] = True
+    return out
 
 
 def _mapped_mask(n: int, mapping: dict[int, int]) -> list[bool]:
@@ -80,9 +154,10 @@ class _BaseDetector:
     method = "base"
 
     def __init__(self, equality: str | Equality = "text", evidence: bool = True,
-                 max_cells: int = DEFAULT_MAX_CELLS) -> None:
+                 region: float | None = 0.8, max_cells: int = DEFAULT_MAX_CELLS) -> None:
         self.equality = equality
         self.evidence = evidence
+        self.region = region
         self.max_cells = max_cells
 
     def get_params(self) -> dict[str, Any]:
@@ -96,7 +171,15 @@ class _BaseDetector:
     def _validate(self) -> Equality:
         if not isinstance(self.max_cells, int) or self.max_cells < 1:
             raise ParameterError("max_cells", "a positive int", self.max_cells)
+        if self.region is not None and not (isinstance(self.region, (int, float))
+                                            and 0 < self.region <= 1):
+            raise ParameterError("region", "None or a number in (0, 1]", self.region)
         return get_equality(self.equality)
+
+    def _finish(self, key: Document, template: list[bool]) -> list[bool]:
+        if self.region is not None:
+            return apply_region(key, template, self.region)
+        return template
 
     def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:
         if key.tag[0] != page.tag[0]:  # Alg. 2: "if root(pk) ≅ root(p)"
@@ -139,6 +222,10 @@ class VoteDetector(_BaseDetector):
         ``threshold`` × (number of pages) pages, rounded up, and at least one.
     evidence : bool, default True
         Require repetition evidence under a mapped node (module docstring).
+    region : float or None, default 0.8
+        Content-region rule (module docstring): non-template nodes outside the
+        lowest common ancestor of the content roots holding this share of the
+        page's non-template text become template. None turns it off.
     max_cells : int
         Largest children alignment table before the greedy fallback
         (:mod:`temex.mapping`).
@@ -157,8 +244,9 @@ class VoteDetector(_BaseDetector):
     method = "vote"
 
     def __init__(self, equality: str | Equality = "text", threshold: float = 0.5,
-                 evidence: bool = True, max_cells: int = DEFAULT_MAX_CELLS) -> None:
-        super().__init__(equality, evidence, max_cells)
+                 evidence: bool = True, region: float | None = 0.8,
+                 max_cells: int = DEFAULT_MAX_CELLS) -> None:
+        super().__init__(equality, evidence, region, max_cells)
         self.threshold = threshold
 
     def fit(self, key: Document, pages: Sequence[Document]) -> VoteDetector:
@@ -173,6 +261,8 @@ class VoteDetector(_BaseDetector):
                     votes[i] += 1
         need = max(1, math.ceil(self.threshold * len(pages) - 1e-9))
         template = [v >= need for v in votes] if pages else [False] * len(key)
+        if pages:
+            template = self._finish(key, template)
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),
@@ -209,7 +299,7 @@ class IntersectDetector(_BaseDetector):
             if not any(mask):
                 break
             current, index = subdocument(key, alive)
-        template = alive if pages else [False] * len(key)
+        template = self._finish(key, alive) if pages else [False] * len(key)
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),

@@ -13,22 +13,38 @@ more restrictive, the more precision (and less recall)" (§4.2). temex offers:
     its weights; ours are listed in :class:`WeightedEquality` and were chosen
     on the development sites (bench/bench_core.py). Tags must always agree.
 ``text`` (default)
-    ``strict`` plus equal *own text* (the text directly inside the element).
+    Same tag and equal *own text* (the text directly inside the element),
+    with a *compatible* ``id`` and class set: equal once digit runs are
+    replaced by ``#`` (``post-614`` ~ ``post-27``), and for classes at least one
+    shared class (or none on both sides). Sites add page-specific classes to
+    ``<body>`` and state classes (``active``) to menu items, which ``strict``
+    treats as different nodes.
     The papers' relations ignore text, so a ``<p>`` of one article maps onto
     the ``<p>`` of another and the whole content area looks like template.
     Requiring equal own text keeps menu items, headings and footers that repeat
     word for word, and stops the mapping where a page's own text begins.
     Measured against the papers' relations in docs/BENCHMARKS.md.
 
-A relation is a small object with ``key(doc, i)``: a hashable summary of node
-``i``. For the *key relations* (``exact_key`` is True) two nodes are equal
-exactly when their keys are equal, which lets the mapping group candidates by
-key and memoise scores by subtree signature. ``weighted`` is not a key relation:
-its key only narrows candidates (same tag) and ``equal`` decides.
+A relation is a small object with three views of a node ``i``:
+
+``key(doc, i)``
+    hashable, equal for every two equal nodes (a necessary condition), so the
+    mapping compares only nodes with equal keys;
+``features(doc, i)``
+    hashable, everything ``equal`` looks at when the relation is *local*
+    (decided by the two nodes alone); subtree signatures are built from it, so
+    scores can be memoised by signature pair;
+``equal(d1, i, d2, j)``
+    the relation itself. When ``key_is_equality`` is True it is just key
+    equality and the mapping skips the call.
+
+``weighted`` is not local (relative position depends on context): scores are
+then memoised per node pair.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -46,15 +62,42 @@ __all__ = [
 ]
 
 
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _norm_id(v: str) -> str:
+    return _DIGITS.sub("#", v)
+
+
+def _norm_classes(cs: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_DIGITS.sub("#", c) for c in cs)
+
+
 class Equality:
     """Base class: ≅ between node ``i`` of ``d1`` and node ``j`` of ``d2``."""
 
     name = "base"
     #: True when ``equal`` is exactly ``key(d1, i) == key(d2, j)``.
-    exact_key = True
+    key_is_equality = True
+    #: True when ``equal`` depends only on ``features`` of the two nodes.
+    local = True
 
     def key(self, doc: Document, i: int) -> Hashable:
         raise NotImplementedError
+
+    def features(self, doc: Document, i: int) -> Hashable:
+        return self.key(doc, i)
+
+    def feature_list(self, doc: Document) -> list[Hashable]:
+        """``features`` for every node (cached on the document)."""
+        if type(self).features is Equality.features:
+            return self.keys(doc)
+        cache = doc.__dict__.setdefault("_eq_feats", {})
+        fs = cache.get(self.name)
+        if fs is None:
+            fs = [self.features(doc, i) for i in range(len(doc))]
+            cache[self.name] = fs
+        return fs
 
     def equal(self, d1: Document, i: int, d2: Document, j: int) -> bool:
         return self.key(d1, i) == self.key(d2, j)
@@ -94,12 +137,32 @@ class StrictEquality(Equality):
 
 
 class TextEquality(Equality):
-    """``strict`` plus equal own text (whitespace-collapsed). The default."""
+    """Same tag and own text, compatible id and classes. The default.
+
+    ids are compatible when equal after replacing digit runs by ``#``; class
+    sets when both are empty or they share a class (digits likewise replaced).
+    """
 
     name = "text"
+    key_is_equality = False
 
     def key(self, doc: Document, i: int) -> Hashable:
-        return (doc.tag[i], doc.id[i], doc.classes[i], doc.text[i])
+        return (doc.tag[i], doc.text[i])
+
+    def features(self, doc: Document, i: int) -> Hashable:
+        return (doc.tag[i], doc.text[i], _norm_id(doc.id[i]), _norm_classes(doc.classes[i]))
+
+    def equal(self, d1: Document, i: int, d2: Document, j: int) -> bool:
+        if d1.tag[i] != d2.tag[j] or d1.text[i] != d2.text[j]:
+            return False
+        if d1.id[i] != d2.id[j] and _norm_id(d1.id[i]) != _norm_id(d2.id[j]):
+            return False
+        c1, c2 = d1.classes[i], d2.classes[j]
+        if c1 == c2:
+            return True
+        if not c1 or not c2:
+            return False
+        return bool(_norm_classes(c1) & _norm_classes(c2))
 
 
 @dataclass(frozen=True, repr=True)
@@ -124,7 +187,8 @@ class WeightedEquality(Equality):
     threshold: float = 0.7
 
     name = "weighted"
-    exact_key = False
+    key_is_equality = False
+    local = False
 
     def key(self, doc: Document, i: int) -> Hashable:
         return doc.tag[i]

@@ -24,7 +24,7 @@ Speed-ups, all exact unless noted:
   with score = subtree size, without looking inside;
 * the common prefix and suffix of identical children are matched before the
   alignment (an identical pair is always in some optimal alignment);
-* for key relations, scores are memoised by the pair of subtree signatures, so
+* for local relations, scores are memoised by the pair of subtree signatures, so
   repeated structures (list items, table rows) are aligned once;
 * only pairs with equal keys are scored.
 
@@ -55,17 +55,17 @@ DEFAULT_MAX_CELLS = 40_000
 def signatures(doc: Document, eq: Equality) -> list[int]:
     """Bottom-up subtree signature under ``eq``: hash of the node's key and its
     children's signatures. For a key relation, equal signatures mean the two
-    subtrees are identical under ``eq`` (up to hash collisions). For
-    ``weighted`` the full subtree hash is used (identical nodes are always
+    subtrees are identical under ``eq`` (up to hash collisions). For a
+    non-local relation (``weighted``) the full subtree hash is used (identical nodes are always
     weighted-equal). Cached on the document."""
     cache = doc.__dict__.setdefault("_eq_sigs", {})
     sig = cache.get(eq.name)
     if sig is not None:
         return sig  # type: ignore[no-any-return]
-    if not eq.exact_key:
+    if not eq.local:
         sig = doc.subtree_hash
     else:
-        keys = eq.keys(doc)
+        keys = eq.feature_list(doc)
         sig = [0] * len(doc)
         children = doc.children
         for i in range(len(doc) - 1, -1, -1):
@@ -95,12 +95,13 @@ class _Aligner:
         self.d1, self.d2, self.eq, self.max_cells = d1, d2, eq, max_cells
         self.k1, self.k2 = eq.keys(d1), eq.keys(d2)
         self.s1, self.s2 = signatures(d1, eq), signatures(d2, eq)
-        self.exact = eq.exact_key
+        self.local = eq.local
+        self.exact = eq.key_is_equality
         # memo: pair key -> (score, alignment as (child index 1, child index 2))
         self.memo: dict[Hashable, tuple[int, list[tuple[int, int]]]] = {}
 
     def pair_key(self, a: int, b: int) -> Hashable:
-        return (self.s1[a], self.s2[b]) if self.exact else (a, b)
+        return (self.s1[a], self.s2[b]) if self.local else (a, b)
 
     def equal(self, a: int, b: int) -> bool:
         if self.exact:

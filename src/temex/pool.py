@@ -4,23 +4,31 @@ With ``--pages-dir DIR`` the HTML files under DIR (a local mirror of the site)
 are the pool, and temex chooses which to compare with the key page. The rule,
 so that results are reproducible:
 
-1. the key page's links, in the order the key page shows them (document order,
-   the order a reader meets the menu), resolved inside DIR like a web server
-   would: relative links against the key page's folder, root-relative links
-   against DIR, ``/dir/`` to ``/dir/index.html``, fragments and queries dropped;
-   links to the key page itself and links outside DIR are ignored;
+1. the key page's links, resolved inside DIR like a web server would
+   (relative links against the key page's folder, root-relative links against
+   DIR, ``/dir/`` to ``/dir/index.html``, fragments and queries dropped; links
+   to the key page itself and outside DIR ignored): first the *siblings*, pages
+   whose URL has the same parent as the key page's (``/blog/a/`` and
+   ``/blog/b/``: pages of one kind), then the others, each group in the order
+   the key page shows them (document order, the order a reader meets the menu);
 2. then the remaining files, nearest folder first (same folder, then the
    folders that share the longest path prefix), by name within a folder;
 3. files that cannot be read or parsed are reported (``PageError``) and
-   skipped; the next file takes their place.
-
-The first ``n`` usable pages are compared. Listing a folder of thousands of
+   skipped, and so are redirect stubs and pages without a body;
+4. of the first ``pool_size`` usable pages (default ``2n + 2``), the ``n`` most
+   similar in structure to the key page are compared (:func:`similarity`:
+   Jaccard index of the tag.class vocabularies of the two bodies; ties keep
+   the order above). A site often has page kinds with their own template
+   (blog posts with a comment form and a sidebar, section pages without);
+   a post is best compared with posts.
+ Listing a folder of thousands of
 files costs one ``os.walk``; only chosen pages are read and parsed.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -29,6 +37,8 @@ from urllib.parse import unquote, urlsplit
 
 from .dom import Document, parse
 from .errors import ParseError
+
+_DIGITS = re.compile(r"[0-9]+")
 
 __all__ = ["PageError", "load_file", "local_link_order", "choose_pages", "html_files"]
 
@@ -118,20 +128,59 @@ def _proximity(key_file: Path, files: Iterable[Path]) -> list[Path]:
     return sorted(files, key=distance)
 
 
+def page_path(f: Path) -> Path:
+    """The URL-like path of a mirrored file: ``a/b/index.html`` → ``a/b``."""
+    return f.parent if f.name.lower() in ("index.html", "index.htm") else f.with_suffix("")
+
+
 def candidate_order(key: Document, key_file: Path, root: Path) -> Iterator[Path]:
     """All files of ``root`` in the order of the module docstring's rule."""
     key_file = key_file.resolve()
     root = root.resolve()
     linked = local_link_order(key, key_file, root)
+    parent = page_path(key_file).parent
+    linked.sort(key=lambda f: page_path(f).parent != parent)  # stable: siblings first
     yield from linked
     done = set(linked) | {key_file}
     yield from _proximity(key_file, (f.resolve() for f in html_files(root)
                                      if f.resolve() not in done))
 
 
-def choose_pages(key: Document, key_file: Path, root: Path, n: int
+def vocabulary(doc: Document) -> frozenset[str]:
+    """The set of ``tag.class`` and ``tag#id`` tokens of the body (digit runs in
+    names replaced by ``#``), cached on the document."""
+    cached = doc.__dict__.get("_vocabulary")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    out: set[str] = set()
+    for i in doc.in_body():
+        t = doc.tag[i]
+        out.add(t)
+        for c in doc.classes[i]:
+            out.add(t + "." + _DIGITS.sub("#", c))
+        if doc.id[i]:
+            out.add(t + "#" + _DIGITS.sub("#", doc.id[i]))
+    vocab = frozenset(out)
+    doc.__dict__["_vocabulary"] = vocab
+    return vocab
+
+
+def similarity(a: Document, b: Document) -> float:
+    """Jaccard index of the two pages' :func:`vocabulary`. O(n)."""
+    va, vb = vocabulary(a), vocabulary(b)
+    return len(va & vb) / len(va | vb) if va or vb else 1.0
+
+
+def rank_by_similarity(key: Document, pages: list[Document], n: int) -> list[Document]:
+    """The ``n`` pages most similar to ``key``; stable for ties."""
+    order = sorted(range(len(pages)), key=lambda k: -similarity(key, pages[k]))
+    return [pages[k] for k in sorted(order[:n])]
+
+
+def choose_pages(key: Document, key_file: Path, root: Path, n: int,
+                 pool_size: int | None = None
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
-    """Load the first ``n`` usable candidate pages (see the module rule).
+    """Load candidate pages and keep the ``n`` best (see the module rule).
 
     Returns the pages, the errors met on the way and timings (``read``,
     ``parse`` seconds).
@@ -139,8 +188,11 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int
     pages: list[Document] = []
     errors: list[PageError] = []
     t_read = t_parse = 0.0
+    if pool_size is None:
+        pool_size = 2 * n + 2
+    pool_size = max(pool_size, n)
     for f in candidate_order(key, key_file, root):
-        if len(pages) >= n:
+        if len(pages) >= pool_size:
             break
         t0 = time.perf_counter()
         try:
@@ -157,8 +209,20 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int
             continue
         finally:
             t_parse += time.perf_counter() - t1
-        if doc.body < 0 or doc.size[doc.body] < 2:
-            errors.append(PageError(str(f), "no page body (redirect stub or empty page)"))
+        reason = unusable(doc)
+        if reason:
+            errors.append(PageError(str(f), reason))
             continue
         pages.append(doc)
-    return pages, errors, {"read": t_read, "parse": t_parse}
+    return rank_by_similarity(key, pages, n), errors, {"read": t_read, "parse": t_parse}
+
+
+def unusable(doc: Document) -> str | None:
+    """Why a parsed page cannot serve as a candidate, or None."""
+    if doc.body < 0 or doc.size[doc.body] < 3:
+        return "no page body (empty page, feed or redirect stub)"
+    for i in range(doc.body if doc.body > 0 else len(doc)):
+        if doc.tag[i] == "meta" and dict(doc.attrs[i]).get("http-equiv", "").lower() == "refresh":
+            if doc.size[doc.body] < 10:
+                return "redirect stub (meta refresh)"
+    return None
