@@ -23,6 +23,7 @@ from typing import Any
 from .dom import Document
 
 __all__ = ["Site", "load_site", "gold_mask", "Scores", "score_nodes", "url_to_file",
+           "PageResult", "evaluate_site", "format_table",
            "NoGoldError"]
 
 
@@ -143,3 +144,79 @@ def score_nodes(predicted: Sequence[bool], gold: Sequence[bool | None]) -> Score
         else:
             tn += 1
     return Scores(tp, fp, fn, tn)
+
+
+@dataclass(frozen=True)
+class PageResult:
+    """Evaluation of one key page."""
+
+    site: str
+    key_page: str
+    scores: Scores | None
+    n_pages: int
+    fit_seconds: float
+    parse_seconds: float
+    error: str | None = None
+
+
+def evaluate_site(site: Site, options: Any, key_pages: Sequence[str] | None = None
+                  ) -> list[PageResult]:
+    """Extract and score every key page of ``site`` with offline candidates
+    (``temex.pool`` rule over the site's folder). ``options`` is an
+    :class:`temex.api.ExtractOptions`."""
+    from .api import extract_files  # late import: api depends on this module's siblings
+
+    out = []
+    for kp in key_pages if key_pages is not None else site.key_pages:
+        f = url_to_file(site.root, kp)
+        try:
+            model = extract_files(f, pages_dir=site.root, options=options)
+            gold = gold_mask(model.key, site.content_selector, site.template_selector)
+        except (OSError, ValueError) as e:
+            out.append(PageResult(site.name, kp, None, 0, 0.0, 0.0, str(e)))
+            continue
+        out.append(PageResult(site.name, kp, score_nodes(model.template, gold),
+                              len(model.pages), model.timings.get("fit", 0.0),
+                              model.timings.get("parse_pages", 0.0)
+                              + model.timings.get("parse_key", 0.0)))
+    return out
+
+
+def format_table(results: Sequence[PageResult]) -> str:
+    """A Markdown table: one row per key page, one per site (all its key pages
+    pooled) and an overall row averaging the sites."""
+    head = ("| site | key page | pages | template P | template R | template F1 "
+            "| content P | content R | content F1 | fit ms |\n"
+            "|---|---|---|---|---|---|---|---|---|---|\n")
+    rows = []
+
+    def row(site: str, kp: str, s: Scores, n: str, ms: str) -> str:
+        tp, tr, tf = s.template
+        cp, cr, cf = s.content
+        return (f"| {site} | {kp} | {n} | {tp:.3f} | {tr:.3f} | {tf:.3f} | {cp:.3f} "
+                f"| {cr:.3f} | {cf:.3f} | {ms} |")
+
+    by_site: dict[str, list[PageResult]] = {}
+    for r in results:
+        by_site.setdefault(r.site, []).append(r)
+        if r.scores is None:
+            rows.append(f"| {r.site} | {r.key_page} | error: {r.error} |||||||||")
+        else:
+            rows.append(row(r.site, r.key_page, r.scores, str(r.n_pages),
+                            f"{r.fit_seconds * 1000:.1f}"))
+    site_f: list[tuple[float, float]] = []
+    for name, rs in by_site.items():
+        ok = [r.scores for r in rs if r.scores is not None]
+        if not ok:
+            continue
+        total = ok[0]
+        for s in ok[1:]:
+            total = total + s
+        site_f.append((total.template[2], total.content[2]))
+        rows.append(row(f"**{name}**", "all key pages", total, "",
+                        f"{sum(r.fit_seconds for r in rs) / len(rs) * 1000:.1f}"))
+    if site_f:
+        tf = sum(f[0] for f in site_f) / len(site_f)
+        cf = sum(f[1] for f in site_f) / len(site_f)
+        rows.append(f"| **mean of sites** | | | | | {tf:.3f} | | | {cf:.3f} | |")
+    return head + "\n".join(rows) + "\n"

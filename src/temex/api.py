@@ -1,0 +1,118 @@
+"""One-call extraction from local files, used by the CLI, the web app and users.
+
+``extract_files`` loads a key page and candidate pages (given explicitly or
+chosen from a folder by :mod:`temex.pool`), fits a detector and returns the
+:class:`~temex.model.TemplateModel` with loads, timings and per-page errors.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .detectors import get_detector
+from .dom import Document, parse
+from .errors import PageLoadError, ParseError
+from .model import TemplateModel
+from .pool import PageError, choose_pages, unusable
+
+__all__ = ["ExtractOptions", "extract_files", "fit_pages", "load_key_file"]
+
+#: Candidate pages compared with the key page by default. Measured in
+#: docs/BENCHMARKS.md: F1 is flat from 3 pages on, time grows linearly.
+DEFAULT_N_PAGES = 3
+
+
+@dataclass
+class ExtractOptions:
+    """What to extract and how (one object from CLI flags or API arguments)."""
+
+    method: str = "vote"
+    equality: str = "text"
+    threshold: float = 0.5
+    n_pages: int = DEFAULT_N_PAGES
+    evidence: bool = True
+    region: float | None = 0.8
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def detector_params(self) -> dict[str, Any]:
+        params: dict[str, Any] = {"equality": self.equality, "evidence": self.evidence,
+                                  "region": self.region}
+        if self.method == "vote":
+            params["threshold"] = self.threshold
+        return params
+
+
+def load_key_file(path: str | Path) -> Document:
+    """Read and parse the key page; raises PageLoadError / ParseError with a
+    one-line reason."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise PageLoadError(f"{p}: cannot read ({e.strerror or e})") from None
+    doc = parse(data, url=str(p))
+    reason = unusable(doc)
+    if doc.body < 0:
+        raise ParseError(f"{p}: {reason}")
+    return doc
+
+
+def fit_pages(key: Document, pages: Sequence[Document], options: ExtractOptions
+              ) -> TemplateModel:
+    """Fit the configured detector on already parsed pages."""
+    det = get_detector(options.method, **options.detector_params())
+    model = det.fit(key, pages).model_
+    model.loads = 1 + len(pages)
+    return model
+
+
+def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
+                  pages_dir: str | Path | None = None,
+                  options: ExtractOptions | None = None) -> TemplateModel:
+    """Extract the template of the key page at ``key_path``.
+
+    Pages listed in ``pages`` are used as given (unreadable ones are reported
+    in ``model.errors`` and skipped). With ``pages_dir`` (and fewer than
+    ``options.n_pages`` listed pages), the rest are chosen from that folder by
+    the rule of :mod:`temex.pool`.
+    """
+    options = options or ExtractOptions()
+    t0 = time.perf_counter()
+    key = load_key_file(key_path)
+    t_key = time.perf_counter() - t0
+    docs: list[Document] = []
+    errors: list[PageError] = []
+    t_parse = 0.0
+    for p in pages:
+        t1 = time.perf_counter()
+        try:
+            doc = parse(Path(p).read_bytes(), url=str(p))
+        except OSError as e:
+            errors.append(PageError(str(p), f"cannot read: {e.strerror or e}"))
+            continue
+        except ParseError as e:
+            errors.append(PageError(str(p), str(e)))
+            continue
+        finally:
+            t_parse += time.perf_counter() - t1
+        reason = unusable(doc)
+        if reason:
+            errors.append(PageError(str(p), reason))
+        else:
+            docs.append(doc)
+    if pages_dir is not None and len(docs) < options.n_pages:
+        more, errs, tm = choose_pages(key, Path(key_path), Path(pages_dir),
+                                      options.n_pages - len(docs))
+        known = {Path(d.url).resolve() for d in docs}
+        docs.extend(d for d in more if Path(d.url).resolve() not in known)
+        errors.extend(errs)
+        t_parse += tm["parse"]
+    model = fit_pages(key, docs, options)
+    model.errors = [e.as_dict() for e in errors]
+    model.timings = {"parse_key": t_key, "parse_pages": t_parse, **model.timings,
+                     "total": time.perf_counter() - t0}
+    return model
