@@ -38,7 +38,8 @@ def _add_method_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--equality", choices=sorted(EQUALITIES), default="text",
                    help="node equality relation (default: text)")
     g.add_argument("--threshold", type=float, default=0.5,
-                   help="vote: share of pages that must map a node (default 0.5)")
+                   help="vote: a node is template when more than this share of the "
+                        "pages map it (default 0.5: a strict majority)")
     g.add_argument("-n", "--n-pages", type=int, default=DEFAULT_N_PAGES,
                    help=f"candidate pages to compare (default {DEFAULT_N_PAGES})")
     g.add_argument("--no-evidence", action="store_true",

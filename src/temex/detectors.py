@@ -8,7 +8,7 @@ learns and returns ``self``; learned state ends in ``_`` (``model_``, the
 ``VoteDetector`` (method ``vote``, the default)
     TeMex paper §3.1 phase 2: the key page is mapped (ETDM) to each page
     independently; a key-page node belongs to the template when it is mapped
-    in at least ``threshold`` of the pages.
+    in more than ``threshold`` of the pages (default: a strict majority).
 ``IntersectDetector`` (method ``intersect``)
     ETDM paper Alg. 2: the template starts as the key page and is replaced by
     its ETDM with each page in turn, i.e. nodes must survive every page.
@@ -217,9 +217,13 @@ class VoteDetector(_BaseDetector):
     ----------
     equality : str or Equality, default "text"
         Node relation ≅ (see :mod:`temex.equality`).
-    threshold : float in (0, 1], default 0.5
-        A node is template when mapped (and supported) in at least
-        ``threshold`` × (number of pages) pages, rounded up, and at least one.
+    threshold : float in [0, 1), default 0.5
+        A node is template when mapped (and supported) in *more than*
+        ``threshold`` × (number of pages) pages: 0.5 is a strict majority
+        (2 of 2, 2 of 3, 3 of 4), 0 is "any page". Measured on the shared
+        sites (docs/BENCHMARKS.md): a strict majority beats "at least half"
+        from n = 4 on (0.985 vs 0.959 mean template F1); use the
+        ``intersect`` detector for "every page".
     evidence : bool, default True
         Require repetition evidence under a mapped node (module docstring).
     region : float or None, default 0.8
@@ -251,15 +255,15 @@ class VoteDetector(_BaseDetector):
 
     def fit(self, key: Document, pages: Sequence[Document]) -> VoteDetector:
         eq = self._validate()
-        if not isinstance(self.threshold, (int, float)) or not 0 < self.threshold <= 1:
-            raise ParameterError("threshold", "a number in (0, 1]", self.threshold)
+        if not isinstance(self.threshold, (int, float)) or not 0 <= self.threshold < 1:
+            raise ParameterError("threshold", "a number in [0, 1)", self.threshold)
         t0 = time.perf_counter()
         votes = [0] * len(key)
         for page in pages:
             for i, m in enumerate(self._page_mask(key, page, eq)):
                 if m:
                     votes[i] += 1
-        need = max(1, math.ceil(self.threshold * len(pages) - 1e-9))
+        need = math.floor(self.threshold * len(pages) + 1e-9) + 1  # votes > threshold·n
         template = [v >= need for v in votes] if pages else [False] * len(key)
         if pages:
             template = self._finish(key, template)

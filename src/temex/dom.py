@@ -71,13 +71,15 @@ def _codec(label: str | None) -> str | None:
 def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
     """Decode HTML bytes to text, returning ``(text, encoding)``.
 
-    The order follows the HTML Standard's encoding sniffing, simplified:
-    a byte-order mark; else the charset *declared* by the transport (HTTP
-    ``Content-Type``); else a ``<meta>`` charset in the first 1024 bytes; else
-    UTF-8 when the bytes are valid UTF-8; else windows-1252, which browsers fall
-    back to and which never fails. A declared charset that cannot decode the
-    bytes cleanly is tried after UTF-8, because servers often lie.
+    Order: a byte-order mark; else UTF-8 when the bytes are valid UTF-8 (valid
+    multi-byte UTF-8 is almost never an accident, and pages often keep a stale
+    ``<meta charset>`` after being converted); else the charset *declared* by
+    the transport (HTTP ``Content-Type``), then a ``<meta>`` charset in the
+    first 1024 bytes (WHATWG labels: latin-1 means windows-1252); else
+    windows-1252, which browsers fall back to and which never fails.
     Undecodable bytes become U+FFFD: no page is rejected for its encoding.
+    This is the HTML Standard's sniffing with UTF-8 validity checked first,
+    the rule ../shared/data used to store its pages.
     """
     for bom, enc in _BOMS:
         if data.startswith(bom):
@@ -87,7 +89,7 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
         enc = _codec(label)
         if enc and enc not in candidates:
             candidates.append(enc)
-    for enc in (*candidates, "utf-8"):
+    for enc in ("utf-8", *candidates):
         try:
             return data.decode(enc), enc
         except (UnicodeDecodeError, LookupError):
@@ -195,20 +197,29 @@ class Document:
         return mask
 
     # -- paths --------------------------------------------------------------
-    def path(self, i: int) -> str:
-        """A stable XPath-like path: ``/html/body/div[2]/ul/li[3]`` (1-based,
-        index among same-tag siblings, omitted when the tag is unique there)."""
+    def step(self, i: int) -> str:
+        """The last step of :meth:`path` for node ``i``: ``tag`` or ``tag[k]``."""
         if self._paths is None:
-            self._paths = self._compute_paths()
+            self._paths = self._compute_steps()
         return self._paths[i]
 
-    def _compute_paths(self) -> list[str]:
-        paths = [""] * len(self)
+    def path(self, i: int) -> str:
+        """A stable XPath-like path: ``/html/body/div[2]/ul/li[3]`` (1-based
+        index among same-tag siblings, omitted when the tag is unique there).
+        O(depth): paths are built on demand, never all at once (on a
+        10,000-deep page all paths together would take gigabytes)."""
+        steps = [self.step(i)]
+        steps.extend(self.step(a) for a in self.ancestors(i))
+        return "/" + "/".join(reversed(steps))
+
+    def _compute_steps(self) -> list[str]:
+        steps = [""] * len(self)
+        if len(self):
+            steps[0] = self.tag[0]
         for p in range(len(self)):
-            base = paths[p] if p else "/" + self.tag[0]
-            if p == 0:
-                paths[0] = base
             kids = self.children[p]
+            if not kids:
+                continue
             counts: dict[str, int] = {}
             for c in kids:
                 counts[self.tag[c]] = counts.get(self.tag[c], 0) + 1
@@ -216,17 +227,24 @@ class Document:
             for c in kids:
                 t = self.tag[c]
                 seen[t] = seen.get(t, 0) + 1
-                paths[c] = f"{base}/{t}[{seen[t]}]" if counts[t] > 1 else f"{base}/{t}"
-        return paths
+                steps[c] = f"{t}[{seen[t]}]" if counts[t] > 1 else t
+        return steps
 
     def node_for_path(self, path: str) -> int:
-        """Inverse of :meth:`path`; -1 when this document has no such node."""
-        if self._paths is None:
-            self._paths = self._compute_paths()
-        try:
-            return self._paths.index(path)
-        except ValueError:
+        """Inverse of :meth:`path`; -1 when this document has no such node.
+        O(length of the path × siblings)."""
+        parts = [p for p in path.split("/") if p]
+        if not parts or not len(self) or self.step(0) != parts[0]:
             return -1
+        node = 0
+        for part in parts[1:]:
+            for c in self.children[node]:
+                if self.step(c) == part:
+                    node = c
+                    break
+            else:
+                return -1
+        return node
 
     # -- text ---------------------------------------------------------------
     def subtree_text(self, i: int, skip: set[int] | None = None) -> str:

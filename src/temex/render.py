@@ -35,6 +35,7 @@ __all__ = ["render", "annotated_html", "template_html", "content_text", "content
 
 TEMPLATE_CLASS = "template_node"
 HIDDEN_STYLE = "visibility:hidden !important"
+MAX_PATH_CHARS = 2_000_000
 FORMATS = ("template", "annotated", "content", "markdown", "html", "json")
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body br dd details dialog div dl dt
@@ -237,10 +238,24 @@ def report(model: TemplateModel, *, include_paths: bool = True) -> dict[str, Any
     }
     out.update(model.extra)
     if include_paths:
-        out["template_roots"] = [doc.path(i) for i in model.template_roots()]
+        # The template is closed upwards and the content downwards, so the
+        # content roots describe both exactly; the full list of template paths
+        # is added while it stays small (deep pages have very long paths).
         out["content_roots"] = [doc.path(i) for i in model.content_roots()]
-        out["template_paths"] = [doc.path(i) for i in model.template_nodes()
-                                 if doc.body >= 0 and doc.is_ancestor(doc.body, i)]
+        paths: list[str] = []
+        budget = MAX_PATH_CHARS
+        for i in model.template_nodes():
+            if doc.body >= 0 and doc.is_ancestor(doc.body, i):
+                p = doc.path(i)
+                budget -= len(p)
+                if budget < 0:
+                    out["template_paths_omitted"] = (
+                        f"over {MAX_PATH_CHARS} characters of paths; "
+                        "template = body minus content_roots")
+                    paths = []
+                    break
+                paths.append(p)
+        out["template_paths"] = paths
     return out
 
 

@@ -1,0 +1,80 @@
+"""The command line, run in-process and as the installed console script."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from temex.cli import main
+from temex.evaluate import load_site, url_to_file
+
+
+def test_extract_annotated_on_a_shared_site(site_dirs: list[Path], tmp_path: Path) -> None:
+    site = load_site(site_dirs[0])
+    key = url_to_file(site.root, site.key_pages[0])
+    out = tmp_path / "out.html"
+    assert main(["extract", str(key), "--pages-dir", str(site.root), "-f", "annotated",
+                 "-o", str(out)]) == 0
+    assert "template_node" in out.read_text("utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["template", "content", "markdown", "html", "json"])
+def test_every_format(demo_site: Path, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    root = demo_site / "www"
+    assert main(["extract", str(root / "about" / "index.html"), "--pages-dir", str(root),
+                 "-f", fmt]) == 0
+    assert capsys.readouterr().out.strip()
+
+
+def test_explicit_pages_and_a_bad_one(demo_site: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    root = demo_site / "www"
+    bad = tmp_path / "bad.html"
+    bad.write_bytes(b"\x00\x01\x02 binary")
+    code = main(["extract", str(root / "index.html"), "--pages", str(root / "about/index.html"),
+                 str(root / "contact/index.html"), str(bad), str(tmp_path / "missing.html"),
+                 "-f", "content"])
+    out = capsys.readouterr()
+    assert code == 0
+    assert out.out.startswith("Welcome to Greenleaf Gardens")
+    assert "binary data" in out.err and "missing.html" in out.err
+
+
+def test_unreadable_key_page_is_one_line_and_exit_1(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", str(tmp_path / "nope.html"), "--pages-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read" in err
+
+
+def test_no_candidates_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = tmp_path / "k.html"
+    key.write_text("<html><body><p>alone</p></body></html>")
+    assert main(["extract", str(key), "--pages-dir", str(tmp_path)]) == 1
+    assert "no usable candidate pages" in capsys.readouterr().err
+
+
+def test_bad_usage_exit_2() -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["extract", "x.html", "--method", "nope"])
+    assert e.value.code == 2
+
+
+def test_eval_prints_a_table(site_dirs: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(site_dirs[0])]) == 0
+    out = capsys.readouterr().out
+    assert "| mean of sites" in out.replace("**", "")
+
+
+def test_demo_console_script(tmp_path: Path) -> None:
+    exe = shutil.which("temex")
+    cmd = [exe] if exe else [sys.executable, "-m", "temex"]
+    r = subprocess.run([*cmd, "demo", "-o", str(tmp_path / "d")], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Planting in autumn" in r.stdout
+    assert (tmp_path / "d" / "annotated.html").is_file()

@@ -1,0 +1,102 @@
+"""The DOM model: structure, text, hashes, encodings, and hostile input."""
+
+from __future__ import annotations
+
+import pytest
+
+from temex import ParseError, parse
+from temex.dom import decode_html
+
+
+def test_arrays_in_preorder() -> None:
+    d = parse("<html><body><div id='a' class='y x x'>hi <b>there</b> you</div>"
+              "<p>p</p><!-- c --></body></html>")
+    assert d.tag == ["html", "head", "body", "div", "b", "p"]
+    assert d.parent == [-1, 0, 0, 2, 3, 2]
+    assert d.children[2] == (3, 5)
+    assert d.id[3] == "a" and d.classes[3] == ("x", "y")
+    assert d.text[3] == "hi you" and d.text[4] == "there"
+    assert d.size[0] == 6 and d.size[3] == 2
+    assert d.depth[4] == 3 and d.position[5] == 1
+    assert d.body == 2
+    assert list(d.descendants(3)) == [3, 4]
+    assert d.subtree_text(3) == "hi there you"
+
+
+def test_identical_subtrees_share_hashes() -> None:
+    d = parse("<body><ul><li><a href=/>Home</a></li></ul><ul><li><a href=/>Home</a></li></ul>"
+              "<ul><li><a href=/>Away</a></li></ul></body>")
+    uls = [i for i, t in enumerate(d.tag) if t == "ul"]
+    assert d.subtree_hash[uls[0]] == d.subtree_hash[uls[1]] != d.subtree_hash[uls[2]]
+
+
+def test_paths_round_trip() -> None:
+    d = parse("<body><div><p>a</p><p>b</p><span>c</span></div></body>")
+    p2 = d.tag.index("span")
+    assert d.path(p2) == "/html/body/div/span"
+    second_p = [i for i, t in enumerate(d.tag) if t == "p"][1]
+    assert d.path(second_p) == "/html/body/div/p[2]"
+    for i in range(len(d)):
+        assert d.node_for_path(d.path(i)) == i
+    assert d.node_for_path("/html/body/table") == -1
+
+
+def test_ten_thousand_levels_deep() -> None:
+    d = parse("<html><body>" + "<div>" * 10_000 + "x" + "</div>" * 10_000 + "</body></html>")
+    assert max(d.depth) >= 10_000
+    deepest = max(range(len(d)), key=d.depth.__getitem__)
+    assert d.text[deepest] == "x"
+    assert d.size[d.body] == len(d) - 2
+    assert d.path(deepest).count("/div") >= 10_000
+
+
+def test_hundred_thousand_siblings() -> None:
+    d = parse("<body><ul>" + "<li>i</li>" * 100_000 + "</ul></body>")
+    ul = d.tag.index("ul")
+    assert len(d.children[ul]) == 100_000
+
+
+def test_broken_html_is_repaired_like_a_browser() -> None:
+    d = parse("<html><body><p>one<p>two<div>three</span></table><li>four")
+    assert d.tag.count("p") == 2
+    assert "li" in d.tag
+    assert d.subtree_text(d.body) == "one two three four"
+
+
+@pytest.mark.parametrize("data, expected, encoding", [
+    ("café".encode("cp1252"), "café", "cp1252"),                              # undeclared latin-1
+    ('<meta charset="iso-8859-1"><p>café'.encode("cp1252"), "café", "cp1252"),
+    ('<meta charset="shift_jis"><p>日本'.encode("shift_jis"), "日本", "shift_jis"),
+    ("\ufeffnaïve".encode("utf-8"), "naïve", "utf-8"),                          # BOM
+    ('<meta charset="windows-1251"><p>ok é'.encode("utf-8"), "ok é", "utf-8"),  # lying meta
+])
+def test_encodings(data: bytes, expected: str, encoding: str) -> None:
+    text, enc = decode_html(data)
+    assert expected in text
+    assert enc.replace("_", "-").startswith(encoding.replace("_", "-")[:5])
+
+
+def test_transport_charset_wins_over_sniffing() -> None:
+    data = "<p>Привет".encode("koi8-r")
+    doc = parse(data, declared_encoding="koi8-r")
+    assert doc.text[doc.tag.index("p")] == "Привет"
+
+
+def test_invalid_bytes_become_replacement_characters() -> None:
+    doc = parse(b'<meta charset="utf-8"><p>ok \xff\xfe bad</p>' + "é".encode("utf-8"))
+    assert "ok" in doc.subtree_text(doc.body)
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"", "empty"),
+    (b"   \n ", "empty"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"),
+])
+def test_unusable_input_raises_parse_error(data: bytes, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        parse(data, url="x.html")
+
+
+def test_too_large_is_an_error_not_a_parse() -> None:
+    with pytest.raises(ParseError, match="over the limit"):
+        parse(b"<p>" + b"a" * 2000, max_bytes=1000)
