@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from yarl import URL
 
 from .dom import Document
-from .links import Link, sort_links
+from .links import Link, hdistance, hyperlink, link_rank, sort_links
 
 __all__ = ["MenuBlock", "find_menus", "menu_first", "is_low_value"]
 
@@ -117,23 +117,32 @@ def find_menus(doc: Document, links: Sequence[Link], min_items: int = 3) -> list
 
 
 def menu_first(doc: Document, links: Sequence[Link], reference: str,
-               min_items: int = 3, max_blocks: int = 3) -> list[Link]:
+               min_items: int = 3, max_blocks: int = 3, by_level: bool = True
+               ) -> list[Link]:
     """Exploration order with menu links first (see module docstring).
+
+    With ``by_level`` (default) the hyperlink paper's link-relevance levels
+    (Def. 4) are kept and menu links come first *within* each level, so pages
+    of the key page's own section (same template, and the best F1) are still
+    preferred while links met only in the text are deferred. With
+    ``by_level=False`` the links of the best menu blocks come first whatever
+    their level (the top navigation bar's section roots).
 
     Cost: that of :func:`find_menus` plus :func:`~temex.links.sort_links`.
     """
-    by_url = {ln.url: ln for ln in links}
     ordered = sort_links(doc, links, reference)
+    blocks = find_menus(doc, links, min_items)[:max_blocks]
+    in_menu: dict[str, int] = {}
+    for b, block in enumerate(blocks):
+        for u in block.links:
+            in_menu.setdefault(u, b)
+    ref = hyperlink(reference)
     rank = {ln.url: k for k, ln in enumerate(ordered)}
-    out: list[Link] = []
-    seen: set[str] = set()
-    for block in find_menus(doc, links, min_items)[:max_blocks]:
-        members = [by_url[u] for u in block.links if u not in seen]
-        members = [ln for ln in members if not is_low_value(ln)]
-        for ln in sorted(members, key=lambda ln: rank[ln.url]):
-            out.append(ln)
-            seen.add(ln.url)
-    rest = [ln for ln in ordered if ln.url not in seen]
-    out += [ln for ln in rest if not is_low_value(ln)]
-    out += [ln for ln in rest if is_low_value(ln)]
-    return out
+    nb = len(blocks)
+
+    def key(ln: Link) -> tuple[int, tuple[int, int], int, int]:
+        low = is_low_value(ln)
+        level = link_rank(hdistance(ref, hyperlink(ln.url))) if by_level else (0, 0)
+        return (int(low), level, in_menu.get(ln.url, nb), rank[ln.url])
+
+    return sorted(ordered, key=key)
