@@ -219,6 +219,11 @@ class HttpSource(PageSource):
             return FetchResult(url, url, error=f"bad URL ({e})")
         if u.scheme not in ("http", "https") or not u.host:
             return FetchResult(url, url, error=f"unsupported URL {url!r}")
+        if page and not self.allow_private:  # before robots.txt: nothing is sent
+            try:
+                await asyncio.to_thread(check_address, u.host, self.guard_allow)
+            except AddressRefused as e:
+                return FetchResult(url, url, error=f"refused: {e}")
         if page and self.respect_robots:
             refusal = await self._robots_refusal(u)
             if refusal:
