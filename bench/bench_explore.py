@@ -36,6 +36,49 @@ def data_dir() -> Path | None:
     return None
 
 
+def synthetic_blog(folder: Path, posts: int = 12, seed: int = 1) -> list[str]:
+    """A small blog whose articles link, in their text, to 4 other articles
+    that do not link back: the case where in-text links cost loads. Every page
+    has the same 5-item menu. Returns key page paths."""
+    import random
+    rnd = random.Random(seed)
+    menu = ["/", "/blog/", "/about/", "/contact/", "/services/"]
+    slugs = [f"post-{i}" for i in range(posts)]
+
+    def page(path: str, body: str) -> None:
+        nav = "".join(f"<li><a href='{m}'>{m.strip('/') or 'home'}</a></li>" for m in menu)
+        html = (f"<html><body><header><nav><ul>{nav}</ul></nav></header><main>{body}</main>"
+                f"<footer><p>(c) synthetic blog</p></footer></body></html>")
+        target = folder / path.strip("/") / "index.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, "utf-8")
+
+    for m in menu:
+        page(m, f"<h1>{m}</h1><p>Section page {m}.</p>")
+    for s in slugs:
+        others = rnd.sample([o for o in slugs if o != s], 4)
+        text = " ".join(f"<p>See <a href='/blog/{o}/'>{o}</a> about topic {rnd.random():.4f}.</p>"
+                        for o in others)
+        page(f"/blog/{s}/", f"<article><h1>{s}</h1>{text}</article>")
+    return [f"/blog/{s}/" for s in slugs[:5]]
+
+
+def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
+    import tempfile
+    print("\n| synthetic blog | order | n | loads | CS size |")
+    print("|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        keys = synthetic_blog(Path(tmp))
+        with serve_folder(tmp) as base:
+            for order in orders:
+                for n in ns:
+                    res = [explore(base + k, n=n, max_loads=max_loads, order=order,
+                                   source=HttpSource(concurrency=2)) for k in keys]
+                    print(f"| blog | {order} | {n} | "
+                          f"{statistics.fmean(r.loads for r in res):.2f} | "
+                          f"{statistics.fmean(len(r.cs) for r in res):.2f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, nargs="+", default=[2, 3, 4])
@@ -44,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-loads", type=int, default=10)
     ap.add_argument("--equality", default="text")
     ap.add_argument("--detail", action="store_true", help="one row per key page")
+    ap.add_argument("--synthetic", action="store_true",
+                    help="also run the synthetic blog (in-text links that do not link back)")
     args = ap.parse_args(argv)
     data = data_dir()
     if data is None:
@@ -98,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {name} | {order} | {n} | {agg(sel, 'loads'):.2f} | "
                       f"{agg(sel, 'cs'):.2f} | {agg(sel, 'tp'):.3f} | {agg(sel, 'tr'):.3f} | "
                       f"{agg(sel, 'tf'):.3f} | {agg(sel, 'cf'):.3f} | {agg(sel, 'wall'):.2f} |")
+    if args.synthetic:
+        run_synthetic(args.orders, args.n, args.max_loads)
     return 0
 
 
