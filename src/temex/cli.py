@@ -22,6 +22,9 @@ from pathlib import Path
 
 from . import __version__
 from .api import DEFAULT_N_PAGES, ExtractOptions, extract_files
+from .cli_explore import add_candidates_parser, add_explore_arguments, explore_from_args, is_url
+from .detectors import get_detector
+from .explore import DEFAULT_N as DEFAULT_CS_SIZE
 from .equality import EQUALITIES
 from .errors import TemexError
 from .render import FORMATS, render
@@ -40,8 +43,9 @@ def _add_method_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--threshold", type=float, default=0.5,
                    help="vote: a node is template when more than this share of the "
                         "pages map it (default 0.5: a strict majority)")
-    g.add_argument("-n", "--n-pages", type=int, default=DEFAULT_N_PAGES,
-                   help=f"candidate pages to compare (default {DEFAULT_N_PAGES})")
+    g.add_argument("-n", "--n-pages", type=int, default=None, metavar="N",
+                   help=f"candidate pages to compare (default {DEFAULT_N_PAGES} from a "
+                        f"folder; {DEFAULT_CS_SIZE} for a URL, the complete subdigraph size)")
     g.add_argument("--no-evidence", action="store_true",
                    help="count every mapped node as template (the papers' behaviour)")
     g.add_argument("--region", type=float, default=0.8,
@@ -51,7 +55,8 @@ def _add_method_arguments(p: argparse.ArgumentParser) -> None:
 
 def _options(args: argparse.Namespace) -> ExtractOptions:
     return ExtractOptions(method=args.method, equality=args.equality,
-                          threshold=args.threshold, n_pages=args.n_pages,
+                          threshold=args.threshold,
+                          n_pages=args.n_pages if args.n_pages else DEFAULT_N_PAGES,
                           evidence=not args.no_evidence,
                           region=None if args.no_region else args.region)
 
@@ -63,14 +68,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     ex = sub.add_parser("extract", help="extract the template of a key page",
-                        description="Extract the template of TARGET (a local HTML file).")
-    ex.add_argument("target", help="key page: a local HTML file")
+                        description="Extract the template of TARGET: a URL (the site is "
+                                    "explored for pages sharing its template) or a local "
+                                    "HTML file (with --pages or --pages-dir).")
+    ex.add_argument("target", help="key page: http(s) URL or local HTML file")
     src = ex.add_argument_group("candidate pages")
     src.add_argument("--pages", nargs="+", default=[], metavar="FILE",
                      help="pages of the same site to compare with")
     src.add_argument("--pages-dir", metavar="DIR",
                      help="folder (local mirror) to choose candidate pages from")
     _add_method_arguments(ex)
+    add_explore_arguments(ex, cs_size=False)
     out = ex.add_argument_group("output")
     out.add_argument("-f", "--format", choices=FORMATS, default="annotated",
                      help="output format (default: annotated)")
@@ -84,6 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--data", metavar="DIR",
                     help="folder of sites (default: $TEMEX_DATA/sites or ../shared/data/sites)")
     _add_method_arguments(ev)
+
+    add_candidates_parser(sub)
 
     demo = sub.add_parser("demo", help="run temex on the demo site shipped with it")
     demo.add_argument("-o", "--output", metavar="DIR", default="temex-demo",
@@ -100,10 +110,8 @@ def _write(text: str, output: str | None) -> None:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    if args.target.startswith(("http://", "https://")):
-        print("temex: URL targets need the site explorer (temex.explore), "
-              "which is not installed in this build", file=sys.stderr)
-        return EXIT_FAILED
+    if is_url(args.target):
+        return _extract_url(args)
     model = extract_files(args.target, pages=args.pages, pages_dir=args.pages_dir,
                           options=_options(args))
     for e in model.errors:
@@ -112,6 +120,24 @@ def cmd_extract(args: argparse.Namespace) -> int:
         print("temex: no usable candidate pages (give --pages or --pages-dir)",
               file=sys.stderr)
         return EXIT_FAILED
+    _write(render(model, args.format), args.output)
+    return EXIT_OK
+
+
+def _extract_url(args: argparse.Namespace) -> int:
+    from .explore import fit_exploration
+
+    args.cs_size = args.n_pages or DEFAULT_CS_SIZE
+    exploration = explore_from_args(args)
+    for e in exploration.errors:
+        print(f"temex: skipped {e.page}: {e.error}", file=sys.stderr)
+    if not exploration.pages:
+        print(f"temex: no page of the site shares links with {args.target} "
+              f"({exploration.loads} loads)", file=sys.stderr)
+        return EXIT_FAILED
+    options = _options(args)
+    model = fit_exploration(exploration, get_detector(options.method,
+                                                      **options.detector_params()))
     _write(render(model, args.format), args.output)
     return EXIT_OK
 
@@ -176,7 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo}
     try:
-        return commands[args.command](args)
+        if args.command in commands:
+            return commands[args.command](args)
+        return int(args.func(args))
     except TemexError as e:
         print(f"temex: {e}", file=sys.stderr)
         return EXIT_FAILED

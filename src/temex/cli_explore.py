@@ -32,11 +32,13 @@ def is_url(target: str) -> bool:
     return target.lower().startswith(("http://", "https://"))
 
 
-def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the exploration options to ``parser`` (no positional argument)."""
+def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True) -> None:
+    """Add the exploration options to ``parser`` (no positional argument).
+    With ``cs_size=False`` the caller provides ``args.cs_size`` itself."""
     g = parser.add_argument_group("exploring a live site (TARGET is a URL)")
-    g.add_argument("-n", "--cs-size", type=int, default=DEFAULT_N, metavar="N",
-                   help=f"pages sharing the template to find (default {DEFAULT_N})")
+    if cs_size:
+        g.add_argument("-n", "--cs-size", type=int, default=DEFAULT_N, metavar="N",
+                       help=f"pages sharing the template to find (default {DEFAULT_N})")
     g.add_argument("--max-loads", type=int, default=DEFAULT_MAX_LOADS, metavar="K",
                    help=f"most pages to load, key page included (default {DEFAULT_MAX_LOADS})")
     g.add_argument("--same-host", action="store_true",
