@@ -129,7 +129,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = 0.8) -> 
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
     an on-page table of contents, previous/next links): their text differs
-    between pages but they are not the page's content."""
+    between pages but they are not the page's content. The region's root
+    itself is content."""
     region = content_region(doc, template, coverage)
     if region < 0:
         return template
@@ -138,6 +139,12 @@ def apply_region(doc: Document, template: list[bool], coverage: float = 0.8) -> 
     for i in doc.in_body():
         if not out[i] and i not in inside:
             out[i] = True
+    # The region's root is the element the page's content was poured into
+    # (the gold's content element); it is content even when a template
+    # control (an "edit" button) sits inside it. The template then is no
+    # longer closed upwards at this one node; render.template_html keeps such
+    # controls visible.
+    out[region] = False
     return out
 
 

@@ -19,7 +19,9 @@ __all__ = ["TemplateModel"]
 @dataclass(eq=False)
 class TemplateModel:
     """The template of a key page (TeMex paper §3.1 phase 3: a subset of the
-    key page's DOM nodes, closed upwards so it is itself a well-formed page).
+    key page's DOM nodes, closed upwards so it is itself a well-formed page,
+    except that the root of the content region is content even when template
+    controls sit inside it; see ``detectors.apply_region``).
 
     Attributes
     ----------

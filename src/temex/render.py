@@ -35,6 +35,7 @@ __all__ = ["render", "annotated_html", "template_html", "content_text", "content
 
 TEMPLATE_CLASS = "template_node"
 HIDDEN_STYLE = "visibility:hidden !important"
+VISIBLE_STYLE = "visibility:visible !important"
 MAX_PATH_CHARS = 2_000_000
 FORMATS = ("template", "annotated", "content", "markdown", "html", "json")
 
@@ -94,10 +95,18 @@ def template_html(model: TemplateModel) -> str:
     doc = model.key
     copy, els = _clone(doc)
     for i in doc.in_body():
-        if not model.template[i] and doc.tag[i] not in IGNORED_TAGS:
-            el = els[i]
-            style = (el.attributes.get("style") or "").strip().rstrip(";")
-            el.attrs["style"] = (style + "; " if style else "") + HIDDEN_STYLE
+        if doc.tag[i] in IGNORED_TAGS:
+            continue
+        p = doc.parent[i]
+        if not model.template[i]:
+            rule = HIDDEN_STYLE
+        elif p >= 0 and not model.template[p]:
+            rule = VISIBLE_STYLE  # a template control inside the content element
+        else:
+            continue
+        el = els[i]
+        style = (el.attributes.get("style") or "").strip().rstrip(";")
+        el.attrs["style"] = (style + "; " if style else "") + rule
     return _serialize(copy)
 
 
