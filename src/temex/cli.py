@@ -174,25 +174,41 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """Serve the shipped demo site on 127.0.0.1, extract the template of one of
+    its pages by URL (link analysis, complete subdigraph, ETDM vote) exactly as
+    for a live site, write every output format and score it against the demo
+    site's gold."""
     from .demo import DEMO_SITE
-    from .evaluate import evaluate_site, format_table, load_site, url_to_file
+    from .evaluate import evaluate_site, format_table, gold_mask, load_site, score_nodes
+    from .explore import explore, fit_exploration
+    from .sources.http import HttpSource
+    from .sources.localserve import serve_folder
 
     site = load_site(DEMO_SITE)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    key = url_to_file(site.root, site.key_pages[0])
-    model = extract_files(key, pages_dir=site.root, options=ExtractOptions())
+    with serve_folder(site.root) as base:
+        url = base + site.key_pages[0]
+        print(f"demo site served at {base}/ (from {site.root})")
+        exploration = explore(url, source=HttpSource(respect_robots=False))
+        model = fit_exploration(exploration)
     for fmt, name in (("template", "template.html"), ("annotated", "annotated.html"),
                       ("content", "content.txt"), ("markdown", "content.md"),
                       ("json", "report.json")):
         (out / name).write_text(render(model, fmt), encoding="utf-8")
     counts = model.counts()
-    print(f"demo site: {site.root}")
-    print(f"key page:  {site.key_pages[0]}  compared with {len(model.pages)} pages")
-    print(f"template:  {counts['template_nodes']} of {counts['body_nodes']} body elements")
+    scores = score_nodes(model.template, gold_mask(model.key, site.content_selector,
+                                                   site.template_selector))
+    print(f"key page:  {url}")
+    print(f"pages sharing its template (complete subdigraph): "
+          f"{', '.join(u.replace(base, '') for u in exploration.cs)}")
+    print(f"loads:     {model.loads} (key page included)")
+    print(f"template:  {counts['template_nodes']} of {counts['body_nodes']} body elements; "
+          f"F1 against the gold: template {scores.template[2]:.3f}, "
+          f"content {scores.content[2]:.3f}")
     print("content:\n  " + render(model, "content").strip().replace("\n", "\n  "))
     print(f"outputs in {out}/: template.html annotated.html content.txt content.md report.json")
-    print()
+    print("\nOffline evaluation of every key page of the demo site (temex eval):")
     sys.stdout.write(format_table(evaluate_site(site, ExtractOptions())))
     return EXIT_OK
 

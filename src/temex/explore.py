@@ -29,7 +29,7 @@ __all__ = ["Exploration", "explore", "explore_async", "fit_exploration", "load_d
            "DEFAULT_N", "DEFAULT_MAX_LOADS", "ORDERS"]
 
 #: CS size sought by default (chosen by measurement: docs/EXPLORATION.md).
-DEFAULT_N = 2
+DEFAULT_N = 3
 #: Most pages loaded by default, key page included.
 DEFAULT_MAX_LOADS = 10
 ORDERS = ("menu", "menublock", "paper", "document")
