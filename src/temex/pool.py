@@ -217,12 +217,22 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     return rank_by_similarity(key, pages, n), errors, {"read": t_read, "parse": t_parse}
 
 
+_FEED_TAGS = frozenset({"rss", "feed", "rdf:rdf", "channel", "urlset", "sitemapindex"})
+
+
 def unusable(doc: Document) -> str | None:
-    """Why a parsed page cannot serve as a candidate, or None."""
-    if doc.body < 0 or doc.size[doc.body] < 3:
-        return "no page body (empty page, feed or redirect stub)"
-    for i in range(doc.body if doc.body > 0 else len(doc)):
+    """Why a parsed page cannot serve as a candidate, or None: no body, an
+    empty body, an RSS/Atom feed or sitemap saved as HTML, or a redirect stub
+    (``<meta http-equiv=refresh>`` with next to nothing in the body)."""
+    b = doc.body
+    if b < 0:
+        return "no page body"
+    if any(doc.tag[i] in _FEED_TAGS for i in range(b, min(len(doc), b + 4))):
+        return "a feed or sitemap, not a page"
+    if doc.size[b] < 2 and not doc.text[b]:
+        return "empty page"
+    for i in range(b):
         if doc.tag[i] == "meta" and dict(doc.attrs[i]).get("http-equiv", "").lower() == "refresh":
-            if doc.size[doc.body] < 10:
+            if doc.size[b] < 10:
                 return "redirect stub (meta refresh)"
     return None
