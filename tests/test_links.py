@@ -6,8 +6,17 @@ from __future__ import annotations
 import pytest
 
 from temex.dom import parse
-from temex.links import (base_url, ddistance, get_links, hdistance, hyperlink, link_rank,
-                         normalize_url, same_site, sort_links)
+from temex.links import (
+    base_url,
+    ddistance,
+    get_links,
+    hdistance,
+    hyperlink,
+    link_rank,
+    normalize_url,
+    same_site,
+    sort_links,
+)
 from temex.menus import find_menus, is_low_value, menu_first
 
 pytestmark = pytest.mark.timeout(30)

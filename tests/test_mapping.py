@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import time
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -19,7 +19,7 @@ def reference_score(d1: Document, d2: Document, eq: Equality) -> int:
     """Size of the largest one-to-one, order-preserving top-down mapping,
     straight from the definition (recursive; small trees only)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def score(a: int, b: int) -> int:
         if not eq.equal(d1, a, d2, b):
             return 0

@@ -12,8 +12,14 @@ import logging
 from .detectors import IntersectDetector, VoteDetector, get_detector
 from .dom import Document, parse
 from .equality import get_equality
-from .errors import (ModelFormatError, NotFittedError, PageLoadError, ParameterError,
-                     ParseError, TemexError)
+from .errors import (
+                     ModelFormatError,
+                     NotFittedError,
+                     PageLoadError,
+                     ParameterError,
+                     ParseError,
+                     TemexError,
+)
 from .mapping import etdm
 from .model import TemplateModel
 

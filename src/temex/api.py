@@ -67,7 +67,7 @@ def fit_pages(key: Document, pages: Sequence[Document], options: ExtractOptions
               ) -> TemplateModel:
     """Fit the configured detector on already parsed pages."""
     det = get_detector(options.method, **options.detector_params())
-    model = det.fit(key, pages).model_
+    model: TemplateModel = det.fit(key, pages).model_
     model.loads = 1 + len(pages)
     return model
 

@@ -38,7 +38,7 @@ from .dom import Document
 from .links import get_links, normalize_url
 from .pool import PageError
 
-__all__ = ["CSResult", "find_cs", "max_clique_with", "Loader", "Progress"]
+__all__ = ["CSResult", "Loader", "Progress", "find_cs", "max_clique_with"]
 
 #: ``load(url)`` returns the parsed page or a PageError (never raises).
 Loader = Callable[[str], Awaitable["Document | PageError"]]

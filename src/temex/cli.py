@@ -24,12 +24,12 @@ from . import __version__
 from .api import DEFAULT_N_PAGES, ExtractOptions, extract_files
 from .cli_explore import add_candidates_parser, add_explore_arguments, explore_from_args, is_url
 from .detectors import get_detector
-from .explore import DEFAULT_N as DEFAULT_CS_SIZE
 from .equality import EQUALITIES
 from .errors import TemexError
+from .explore import DEFAULT_N as DEFAULT_CS_SIZE
 from .render import FORMATS, render
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

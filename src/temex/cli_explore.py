@@ -23,8 +23,14 @@ from .errors import PageLoadError, ParameterError
 from .explore import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS, Exploration, explore
 from .sources.http import HttpSource
 
-__all__ = ["add_explore_arguments", "add_candidates_parser", "run_candidates",
-           "explore_from_args", "is_url", "ProgressLine"]
+__all__ = [
+    "ProgressLine",
+    "add_candidates_parser",
+    "add_explore_arguments",
+    "explore_from_args",
+    "is_url",
+    "run_candidates",
+]
 
 
 def is_url(target: str) -> bool:
@@ -57,7 +63,7 @@ def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True)
 
 def add_candidates_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
     """Register ``candidates URL`` on an ``add_subparsers()`` object."""
-    p = subparsers.add_parser("candidates", help="find pages sharing a URL's template",
+    p: argparse.ArgumentParser = subparsers.add_parser("candidates", help="find pages sharing a URL's template",
                               description="Find pages of the site that share the template "
                                           "of the page at URL (complete subdigraph search).")
     p.add_argument("url", metavar="URL")
@@ -133,6 +139,6 @@ def run_candidates(args: argparse.Namespace) -> int:
         for a, b in ex.mutual_edges():
             print(f"  {a} <-> {b}")
         print(f"loads: {ex.loads} (requests {ex.requests}, cache hits {ex.cache_hits})")
-        for e in ex.errors:
-            print(f"  skipped {e.page}: {e.error}")
+        for err in ex.errors:
+            print(f"  skipped {err.page}: {err.error}")
     return 0 if ex.complete else 3

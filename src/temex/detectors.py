@@ -45,8 +45,13 @@ from .errors import NotFittedError, ParameterError
 from .mapping import DEFAULT_MAX_CELLS, etdm
 from .model import TemplateModel
 
-__all__ = ["VoteDetector", "IntersectDetector", "get_detector", "DETECTORS",
-           "supported_mapping"]
+__all__ = [
+    "DETECTORS",
+    "IntersectDetector",
+    "VoteDetector",
+    "get_detector",
+    "supported_mapping",
+]
 
 
 def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int]) -> list[bool]:
@@ -61,9 +66,7 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int]) -> li
             continue
         if sup[a]:
             pass
-        elif t1[a] and t1[a] == t2[b]:
-            sup[a] = True
-        elif (d1.size[a] == 1 and not t1[a] and h1[a] == h2[b]
+        elif t1[a] and t1[a] == t2[b] or (d1.size[a] == 1 and not t1[a] and h1[a] == h2[b]
               and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
             sup[a] = True
         if sup[a]:
@@ -168,8 +171,13 @@ class _BaseDetector:
         self.max_cells = max_cells
 
     def get_params(self) -> dict[str, Any]:
-        names = self.__init__.__code__.co_varnames[1:self.__init__.__code__.co_argcount]
+        """Parameters as given to ``__init__`` (scikit-learn's convention)."""
+        init = type(self).__init__
+        names = init.__code__.co_varnames[1:init.__code__.co_argcount]
         return {k: getattr(self, k) for k in names}
+
+    def fit(self, key: Document, pages: Sequence[Document]) -> _BaseDetector:
+        raise NotImplementedError
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
@@ -207,8 +215,9 @@ class _BaseDetector:
     @property
     def model_(self) -> TemplateModel:
         try:
-            return self._model  # type: ignore[no-any-return]
-        except AttributeError:
+            model: TemplateModel = self.__dict__["_model"]
+            return model
+        except KeyError:
             raise NotFittedError(f"{type(self).__name__} is not fitted; call fit(key, pages)") \
                 from None
 

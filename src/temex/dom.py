@@ -29,7 +29,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from .errors import ParseError
 
-__all__ = ["Document", "parse", "decode_html", "IGNORED_TAGS", "DEFAULT_MAX_BYTES"]
+__all__ = ["DEFAULT_MAX_BYTES", "IGNORED_TAGS", "Document", "decode_html", "parse"]
 
 #: Elements whose text is code or invisible; their text is not page text and
 #: evaluation ignores them (../shared/data/README.md: "scripts and styles ignored").
@@ -86,9 +86,9 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
             return data[len(bom):].decode(enc, errors="replace"), enc
     candidates: list[str] = []
     for label in (declared, _sniff_meta(data[:1024])):
-        enc = _codec(label)
-        if enc and enc not in candidates:
-            candidates.append(enc)
+        codec = _codec(label)
+        if codec and codec not in candidates:
+            candidates.append(codec)
     for enc in ("utf-8", *candidates):
         try:
             return data.decode(enc), enc

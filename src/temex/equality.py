@@ -52,13 +52,13 @@ from .dom import Document
 from .errors import ParameterError
 
 __all__ = [
+    "EQUALITIES",
     "Equality",
     "LabelEquality",
     "StrictEquality",
     "TextEquality",
     "WeightedEquality",
     "get_equality",
-    "EQUALITIES",
 ]
 
 
@@ -92,7 +92,7 @@ class Equality:
         """``features`` for every node (cached on the document)."""
         if type(self).features is Equality.features:
             return self.keys(doc)
-        cache = doc.__dict__.setdefault("_eq_feats", {})
+        cache: dict[str, list[Hashable]] = doc.__dict__.setdefault("_eq_feats", {})
         fs = cache.get(self.name)
         if fs is None:
             fs = [self.features(doc, i) for i in range(len(doc))]
@@ -104,7 +104,7 @@ class Equality:
 
     def keys(self, doc: Document) -> list[Hashable]:
         """``key`` for every node of ``doc`` (cached on the document)."""
-        cache = doc.__dict__.setdefault("_eq_keys", {})
+        cache: dict[str, list[Hashable]] = doc.__dict__.setdefault("_eq_keys", {})
         ks = cache.get(self.name)
         if ks is None:
             ks = [self.key(doc, i) for i in range(len(doc))]

@@ -19,12 +19,12 @@ for misuse and for failures that leave nothing to do.
 from __future__ import annotations
 
 __all__ = [
-    "TemexError",
-    "ParseError",
-    "PageLoadError",
-    "NotFittedError",
-    "ParameterError",
     "ModelFormatError",
+    "NotFittedError",
+    "PageLoadError",
+    "ParameterError",
+    "ParseError",
+    "TemexError",
 ]
 
 

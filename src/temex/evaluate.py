@@ -22,9 +22,18 @@ from typing import Any
 
 from .dom import Document
 
-__all__ = ["Site", "load_site", "gold_mask", "Scores", "score_nodes", "url_to_file",
-           "PageResult", "evaluate_site", "format_table",
-           "NoGoldError"]
+__all__ = [
+    "NoGoldError",
+    "PageResult",
+    "Scores",
+    "Site",
+    "evaluate_site",
+    "format_table",
+    "gold_mask",
+    "load_site",
+    "score_nodes",
+    "url_to_file",
+]
 
 
 class NoGoldError(ValueError):

@@ -21,12 +21,20 @@ from .errors import PageLoadError, ParameterError, ParseError
 from .links import get_links, normalize_url, sort_links
 from .menus import menu_first
 from .model import TemplateModel
-from .pool import PageError
+from .pool import PageError, unusable
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
-__all__ = ["Exploration", "explore", "explore_async", "fit_exploration", "load_document",
-           "DEFAULT_N", "DEFAULT_MAX_LOADS", "ORDERS"]
+__all__ = [
+    "DEFAULT_MAX_LOADS",
+    "DEFAULT_N",
+    "ORDERS",
+    "Exploration",
+    "explore",
+    "explore_async",
+    "fit_exploration",
+    "load_document",
+]
 
 #: CS size sought by default (chosen by measurement: docs/EXPLORATION.md).
 DEFAULT_N = 3
@@ -106,8 +114,9 @@ async def load_document(source: PageSource, url: str) -> Document | PageError:
         doc = parse(res.body, url=res.final_url or url, declared_encoding=res.charset)
     except ParseError as e:
         return PageError(url, str(e))
-    if doc.body < 0 or doc.size[doc.body] < 2:
-        return PageError(url, "no page body (redirect stub or empty page)")
+    reason = unusable(doc)
+    if reason:
+        return PageError(url, reason)
     return doc
 
 
@@ -156,9 +165,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         raise ParameterError("max_loads", "an int >= 2", max_loads)
     if order not in ORDERS:
         raise ParameterError("order", f"one of {ORDERS}", order)
-    own_source = source is None
     src: PageSource = source if source is not None else HttpSource(concurrency=concurrency)
-    loads0, hits0, net0 = src.n_loads, src.n_cache_hits, src.n_network
+    hits0, net0 = src.n_cache_hits, src.n_network
     t0 = time.perf_counter()
     try:
         key = await load_document(src, url)

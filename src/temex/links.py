@@ -34,18 +34,23 @@ from yarl import URL
 
 from .dom import Document
 
-__all__ = ["Link", "normalize_url", "base_url", "get_links", "site_key", "same_site",
-           "hyperlink", "hdistance", "ddistance", "link_rank", "sort_links",
-           "NON_HTML_SUFFIXES"]
+__all__ = [
+    "NON_HTML_SUFFIXES",
+    "Link",
+    "base_url",
+    "ddistance",
+    "get_links",
+    "hdistance",
+    "hyperlink",
+    "link_rank",
+    "normalize_url",
+    "same_site",
+    "site_key",
+    "sort_links",
+]
 
 #: File suffixes of resources that are not web pages.
-NON_HTML_SUFFIXES = frozenset("""
-jpg jpeg png gif webp svg ico bmp tif tiff avif heic
-pdf ps eps doc docx xls xlsx ppt pptx odt ods odp rtf csv epub mobi
-zip gz tgz bz2 xz 7z rar tar zst dmg iso exe msi deb rpm apk jar whl
-mp3 mp4 m4a m4v ogg oga ogv wav webm flac avi mov mkv wmv mpg mpeg
-css js mjs json map xml rss atom txt woff woff2 ttf otf eot wasm
-""".split())
+NON_HTML_SUFFIXES = frozenset(["jpg", "jpeg", "png", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff", "avif", "heic", "pdf", "ps", "eps", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf", "csv", "epub", "mobi", "zip", "gz", "tgz", "bz2", "xz", "7z", "rar", "tar", "zst", "dmg", "iso", "exe", "msi", "deb", "rpm", "apk", "jar", "whl", "mp3", "mp4", "m4a", "m4v", "ogg", "oga", "ogv", "wav", "webm", "flac", "avi", "mov", "mkv", "wmv", "mpg", "mpeg", "css", "js", "mjs", "json", "map", "xml", "rss", "atom", "txt", "woff", "woff2", "ttf", "otf", "eot", "wasm"])
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,7 @@ def normalize_url(href: str, base: str | URL) -> str | None:
         u = u.with_path("/")
     elif path.endswith(("/index.html", "/index.htm")):
         # ``/a/index.html`` and ``/a/`` are the same page on (nearly) every server
-        u = URL.build(scheme=u.scheme, host=u.raw_host, port=u.explicit_port,
+        u = URL.build(scheme=u.scheme, host=u.raw_host or "", port=u.explicit_port,
                       path=path.rsplit("/", 1)[0] + "/", query_string=u.raw_query_string,
                       encoded=True)
     return str(u)
@@ -293,6 +298,5 @@ def sort_links(doc: Document, links: Sequence[Link], reference: str) -> list[Lin
             out.append(picked)
             for k, ln in enumerate(rest):
                 d = ddistance(doc, picked.node, ln.node)
-                if d < mind[k]:
-                    mind[k] = d
+                mind[k] = min(mind[k], d)
     return out

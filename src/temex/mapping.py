@@ -47,7 +47,7 @@ from collections.abc import Hashable
 from .dom import Document
 from .equality import Equality, TextEquality
 
-__all__ = ["etdm", "signatures", "DEFAULT_MAX_CELLS"]
+__all__ = ["DEFAULT_MAX_CELLS", "etdm", "signatures"]
 
 DEFAULT_MAX_CELLS = 40_000
 
@@ -58,10 +58,10 @@ def signatures(doc: Document, eq: Equality) -> list[int]:
     subtrees are identical under ``eq`` (up to hash collisions). For a
     non-local relation (``weighted``) the full subtree hash is used (identical nodes are always
     weighted-equal). Cached on the document."""
-    cache = doc.__dict__.setdefault("_eq_sigs", {})
+    cache: dict[str, list[int]] = doc.__dict__.setdefault("_eq_sigs", {})
     sig = cache.get(eq.name)
     if sig is not None:
-        return sig  # type: ignore[no-any-return]
+        return sig
     if not eq.local:
         sig = doc.subtree_hash
     else:
@@ -235,7 +235,7 @@ class _Aligner:
         for i in range(1, n1 + 1):
             prev, cur, row = table[i - 1], table[i], w[i - 1]
             for j in range(1, n2 + 1):
-                v = prev[j] if prev[j] > cur[j - 1] else cur[j - 1]
+                v = max(cur[j - 1], prev[j])
                 wij = row.get(j - 1)
                 if wij and prev[j - 1] + wij > v:
                     v = prev[j - 1] + wij

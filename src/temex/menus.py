@@ -34,10 +34,10 @@ from yarl import URL
 from .dom import Document
 from .links import Link, hdistance, hyperlink, link_rank, sort_links
 
-__all__ = ["MenuBlock", "find_menus", "menu_first", "is_low_value"]
+__all__ = ["MenuBlock", "find_menus", "is_low_value", "menu_first"]
 
-_NAV_WORDS = re.compile(r"nav|menu|header|tabs|topbar|sidebar|toc", re.I)
-_PAGINATION = re.compile(r"(^|[/?&_-])(page|p|pg|offset|start)([=/-]?\d+)", re.I)
+_NAV_WORDS = re.compile(r"nav|menu|header|tabs|topbar|sidebar|toc", re.IGNORECASE)
+_PAGINATION = re.compile(r"(^|[/?&_-])(page|p|pg|offset|start)([=/-]?\d+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from .errors import ParseError
 
 _DIGITS = re.compile(r"[0-9]+")
 
-__all__ = ["PageError", "load_file", "local_link_order", "choose_pages", "html_files"]
+__all__ = ["PageError", "choose_pages", "html_files", "load_file", "local_link_order"]
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 

@@ -30,8 +30,17 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from .dom import IGNORED_TAGS, Document
 from .model import TemplateModel
 
-__all__ = ["render", "annotated_html", "template_html", "content_text", "content_markdown",
-           "content_html", "report", "FORMATS", "TEMPLATE_CLASS"]
+__all__ = [
+    "FORMATS",
+    "TEMPLATE_CLASS",
+    "annotated_html",
+    "content_html",
+    "content_markdown",
+    "content_text",
+    "render",
+    "report",
+    "template_html",
+]
 
 TEMPLATE_CLASS = "template_node"
 HIDDEN_STYLE = "visibility:hidden !important"
@@ -39,9 +48,7 @@ VISIBLE_STYLE = "visibility:visible !important"
 MAX_PATH_CHARS = 2_000_000
 FORMATS = ("template", "annotated", "content", "markdown", "html", "json")
 
-BLOCK_TAGS = frozenset("""address article aside blockquote body br dd details dialog div dl dt
-fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre
-section summary table tbody td tfoot th thead tr ul caption legend option""".split())
+BLOCK_TAGS = frozenset(["address", "article", "aside", "blockquote", "body", "br", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption", "legend", "option"])
 _WS = re.compile(r"\s+")
 
 

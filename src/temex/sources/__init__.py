@@ -9,6 +9,17 @@ from .http import USER_AGENT, HttpSource
 from .mirror import MirrorSource
 from .netguard import AddressRefused, check_address, is_public_address
 
-__all__ = ["FetchResult", "PageSource", "SyncSource", "HttpSource", "MirrorSource",
-           "DiskCache", "AddressRefused", "check_address", "is_public_address",
-           "USER_AGENT", "HTML_TYPES", "content_type"]
+__all__ = [
+           "HTML_TYPES",
+           "USER_AGENT",
+           "AddressRefused",
+           "DiskCache",
+           "FetchResult",
+           "HttpSource",
+           "MirrorSource",
+           "PageSource",
+           "SyncSource",
+           "check_address",
+           "content_type",
+           "is_public_address",
+]

@@ -18,7 +18,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-__all__ = ["FetchResult", "PageSource", "SyncSource", "HTML_TYPES", "content_type"]
+__all__ = ["HTML_TYPES", "FetchResult", "PageSource", "SyncSource", "content_type"]
 
 #: Media types accepted as pages (HTML and XHTML).
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})

@@ -42,7 +42,7 @@ try:  # optional: brotli ("br") content coding
 except ImportError:  # pragma: no cover - depends on the environment
     brotli = None
 
-__all__ = ["HttpSource", "USER_AGENT"]
+__all__ = ["USER_AGENT", "HttpSource"]
 
 try:
     _VERSION = version("temex")
@@ -233,7 +233,7 @@ class HttpSource(PageSource):
             if hit is not None:
                 return hit
         res = await self._get_network(url, page=page)
-        if self.cache is not None and res.status and (res.ok or res.error.startswith("HTTP")):
+        if self.cache is not None and res.status and (res.ok or (res.error or "").startswith("HTTP")):
             self.cache.put(res)
         if res.ok and page:
             self.n_network += 1

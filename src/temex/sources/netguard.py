@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from ..errors import PageLoadError
 
-__all__ = ["AddressRefused", "check_address", "is_public_address", "METADATA_ADDRESSES"]
+__all__ = ["METADATA_ADDRESSES", "AddressRefused", "check_address", "is_public_address"]
 
 #: Cloud metadata endpoints (also covered by the link-local / ULA rules).
 METADATA_ADDRESSES = frozenset({"169.254.169.254", "fd00:ec2::254", "100.100.100.200"})
