@@ -1,0 +1,218 @@
+"""Explore a live site from one URL: the key page plus a few pages sharing
+its template (TeMex, issue 3).
+
+``explore(url)`` loads the key page, orders its links (menu-first by default,
+:mod:`temex.menus`; ``order="paper"`` for the hyperlink paper's Alg. 1 alone),
+runs the complete-subdigraph search (:mod:`temex.candidates`) and returns an
+:class:`Exploration`. :func:`fit_exploration` then runs a detector on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .candidates import Progress, find_cs
+from .detectors import VoteDetector
+from .dom import Document, parse
+from .errors import PageLoadError, ParameterError, ParseError
+from .links import get_links, normalize_url, sort_links
+from .menus import menu_first
+from .model import TemplateModel
+from .pool import PageError
+from .sources.base import PageSource
+from .sources.http import HttpSource
+
+__all__ = ["Exploration", "explore", "explore_async", "fit_exploration", "load_document",
+           "DEFAULT_N", "DEFAULT_MAX_LOADS", "ORDERS"]
+
+#: CS size sought by default (chosen by measurement: docs/EXPLORATION.md).
+DEFAULT_N = 2
+#: Most pages loaded by default, key page included.
+DEFAULT_MAX_LOADS = 10
+ORDERS = ("menu", "paper", "document")
+
+
+@dataclass
+class Exploration:
+    """Result of :func:`explore`.
+
+    Attributes
+    ----------
+    url : str
+        URL asked for; ``key.url`` is the final URL after redirects.
+    key : Document
+    pages : list of Document
+        The CS pages, in load order (compare these with the key page).
+    cs : list of str
+        Their URLs as linked from the key page.
+    edges : list of (str, str)
+        Directed links among explored pages (the mutual-link graph is the
+        pairs present in both directions, see :meth:`mutual_edges`).
+    complete : bool
+        True when a CS of the size asked for was found.
+    loads : int
+        Pages obtained, key page included.
+    requests : int
+        Pages requested (including failures), key page included.
+    cache_hits, network_loads : int
+        Of the source's loads during this run.
+    errors : list of PageError
+    explored : list of str
+        Links requested, in order.
+    timings : dict of str to float
+        Seconds: ``key`` (load + parse of the key page), ``links`` (ordering),
+        ``search`` (loads, parses and clique search), ``total``.
+    """
+
+    url: str
+    key: Document
+    pages: list[Document]
+    cs: list[str]
+    edges: list[tuple[str, str]]
+    complete: bool
+    n: int
+    order: str
+    loads: int
+    requests: int
+    cache_hits: int = 0
+    network_loads: int = 0
+    errors: list[PageError] = field(default_factory=list)
+    explored: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def mutual_edges(self) -> list[tuple[str, str]]:
+        """Pairs of CS pages linked both ways."""
+        e = set(self.edges)
+        return [(a, b) for i, a in enumerate(self.cs) for b in self.cs[i + 1:]
+                if (a, b) in e and (b, a) in e]
+
+    def summary(self) -> dict[str, Any]:
+        return {"url": self.url, "key": self.key.url, "cs": self.cs,
+                "complete": self.complete, "n": self.n, "loads": self.loads,
+                "requests": self.requests, "cache_hits": self.cache_hits,
+                "errors": [e.as_dict() for e in self.errors],
+                "timings": {k: round(v, 4) for k, v in self.timings.items()}}
+
+
+async def load_document(source: PageSource, url: str) -> Document | PageError:
+    """Fetch ``url`` with ``source`` and parse it; failures become PageError."""
+    res = await source.get(url)
+    if not res.ok:
+        return PageError(url, res.error or "failed")
+    try:
+        doc = parse(res.body, url=res.final_url or url, declared_encoding=res.charset)
+    except ParseError as e:
+        return PageError(url, str(e))
+    if doc.body < 0 or doc.size[doc.body] < 2:
+        return PageError(url, "no page body (redirect stub or empty page)")
+    return doc
+
+
+async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
+                        source: PageSource | None = None, same_host: bool = False,
+                        order: str = "menu", concurrency: int = 4,
+                        progress: Progress | None = None) -> Exploration:
+    """Find ``n`` pages sharing the template of the page at ``url``.
+
+    Parameters
+    ----------
+    url : str
+        The key page (http/https; any URL ``source`` understands).
+    n : int
+        CS size sought (pages compared with the key page).
+    max_loads : int
+        Most pages requested, key page included (>= 2).
+    source : PageSource, optional
+        Where pages come from; default a fresh :class:`HttpSource`. The source's
+        connections are closed at the end (its counters and cache stay).
+    same_host : bool
+        Only follow links to the key page's exact host (default: same
+        registrable domain).
+    order : {"menu", "paper", "document"}
+        Link order: menu-first (default), Alg. 1 of the hyperlink paper, or
+        document order.
+    concurrency : int
+        Pages requested at once.
+    progress : callable, optional
+        Called as ``progress(url, status, loads, max_loads)`` after each page.
+
+    Raises
+    ------
+    PageLoadError
+        When the key page itself cannot be loaded (nothing to explore).
+    ParameterError
+        For invalid ``n``, ``max_loads`` or ``order``.
+
+    Cost: at most ``max_loads`` page loads; parsing and link extraction are
+    O(size) per page; link ordering O(L² · depth) for L links of the key page.
+    """
+    if not isinstance(n, int) or n < 1:
+        raise ParameterError("n", "an int >= 1", n)
+    if not isinstance(max_loads, int) or max_loads < 2:
+        raise ParameterError("max_loads", "an int >= 2", max_loads)
+    if order not in ORDERS:
+        raise ParameterError("order", f"one of {ORDERS}", order)
+    own_source = source is None
+    src: PageSource = source if source is not None else HttpSource(concurrency=concurrency)
+    loads0, hits0, net0 = src.n_loads, src.n_cache_hits, src.n_network
+    t0 = time.perf_counter()
+    try:
+        key = await load_document(src, url)
+        if progress:
+            progress(url, "loaded" if isinstance(key, Document) else "error", 1, max_loads)
+        if isinstance(key, PageError):
+            raise PageLoadError(f"{url}: {key.error}")
+        t1 = time.perf_counter()
+        links = get_links(key, same_host=same_host)
+        asked = normalize_url(url, url)
+        links = [ln for ln in links if ln.url != asked]
+        if order == "menu":
+            ordered = menu_first(key, links, key.url)
+        elif order == "paper":
+            ordered = sort_links(key, links, key.url)
+        else:
+            ordered = links
+        t2 = time.perf_counter()
+
+        async def load(u: str) -> Document | PageError:
+            return await load_document(src, u)
+
+        res = await find_cs(key, [ln.url for ln in ordered], load, n=n, max_loads=max_loads,
+                            concurrency=concurrency, same_host=same_host,
+                            key_urls=[asked] if asked else [], progress=progress)
+        t3 = time.perf_counter()
+    finally:
+        await src.aclose()
+    return Exploration(
+        url=url, key=key, pages=[res.pages[u] for u in res.cs], cs=res.cs,
+        edges=sorted(res.edges), complete=res.complete, n=n, order=order,
+        loads=1 + len(res.pages), requests=1 + res.requests,
+        cache_hits=src.n_cache_hits - hits0, network_loads=src.n_network - net0,
+        errors=res.errors, explored=res.explored,
+        timings={"key": t1 - t0, "links": t2 - t1, "search": t3 - t2, "total": t3 - t0})
+
+
+def explore(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
+            source: PageSource | None = None, same_host: bool = False, order: str = "menu",
+            concurrency: int = 4, progress: Progress | None = None) -> Exploration:
+    """Blocking wrapper of :func:`explore_async` (runs its own event loop;
+    do not call from inside a running loop)."""
+    return asyncio.run(explore_async(url, n=n, max_loads=max_loads, source=source,
+                                     same_host=same_host, order=order,
+                                     concurrency=concurrency, progress=progress))
+
+
+def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateModel:
+    """Run ``detector`` (default ``VoteDetector()``) on the key page and the CS
+    pages; the model records loads, errors and timings of the exploration."""
+    det = detector if detector is not None else VoteDetector()
+    model: TemplateModel = det.fit(exploration.key, exploration.pages).model_
+    model.loads = exploration.loads
+    model.errors = [e.as_dict() for e in exploration.errors]
+    model.timings = {**{f"explore_{k}": v for k, v in exploration.timings.items()},
+                     **model.timings}
+    model.extra["exploration"] = exploration.summary()
+    return model

@@ -1,0 +1,99 @@
+"""Address guard: refuse URLs that resolve to internal addresses (SSRF).
+
+A server that fetches URLs chosen by its users must not be steered into the
+machine's own network: loopback, private ranges (RFC 1918, unique-local
+IPv6), link-local (which holds the cloud metadata service 169.254.169.254),
+unspecified, multicast and reserved addresses are refused. The check is applied
+by :class:`~temex.sources.http.HttpSource` (``allow_private=False``) to the first
+URL and to every redirect target *before* connecting, and again by its
+resolver, so the address connected to is one that was checked (no DNS
+rebinding between check and connect).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterable
+
+from ..errors import PageLoadError
+
+__all__ = ["AddressRefused", "check_address", "is_public_address", "METADATA_ADDRESSES"]
+
+#: Cloud metadata endpoints (also covered by the link-local / ULA rules).
+METADATA_ADDRESSES = frozenset({"169.254.169.254", "fd00:ec2::254", "100.100.100.200"})
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class AddressRefused(PageLoadError):
+    """A host that resolves to an address the guard refuses."""
+
+
+def is_public_address(ip: str | IPAddress) -> bool:
+    """True when ``ip`` is a globally routable unicast address."""
+    a = ipaddress.ip_address(ip) if isinstance(ip, str) else ip
+    if isinstance(a, ipaddress.IPv6Address) and a.ipv4_mapped is not None:
+        a = a.ipv4_mapped
+    if str(a) in METADATA_ADDRESSES:
+        return False
+    return not (a.is_private or a.is_loopback or a.is_link_local or a.is_unspecified
+                or a.is_multicast or a.is_reserved or not a.is_global)
+
+
+def _allowed(a: IPAddress, allow: Iterable[str]) -> bool:
+    for entry in allow:
+        net = ipaddress.ip_network(entry, strict=False)
+        if a.version == net.version and a in net:
+            return True
+    return False
+
+
+def check_address(host: str, allow: Iterable[str] = (), *,
+                  resolve: bool = True) -> list[str]:
+    """Resolve ``host`` and refuse it unless every address is public.
+
+    Parameters
+    ----------
+    host : str
+        Host name or IP literal (IPv6 with or without brackets).
+    allow : iterable of str
+        Addresses or networks (``"127.0.0.1"``, ``"10.0.0.0/8"``) accepted even
+        though they are not public: an explicit allow-list, e.g. for tests.
+    resolve : bool
+        Resolve names with DNS (``getaddrinfo``). When False, only IP literals
+        are checked and names are refused.
+
+    Returns
+    -------
+    list of str
+        The checked addresses (connect only to these).
+
+    Raises
+    ------
+    AddressRefused
+        When the host does not resolve, or any address it resolves to is
+        loopback/private/link-local/metadata/unspecified/multicast/reserved.
+
+    Cost: one DNS lookup (blocking; call it in a thread from async code).
+    """
+    h = host.strip().strip("[]").rstrip(".").lower()
+    if not h:
+        raise AddressRefused("empty host")
+    allow = tuple(allow)
+    try:
+        addrs = [ipaddress.ip_address(h)]
+    except ValueError:
+        if not resolve:
+            raise AddressRefused(f"{host}: names are not resolved here") from None
+        try:
+            infos = socket.getaddrinfo(h, None, type=socket.SOCK_STREAM)
+        except (socket.gaierror, UnicodeError) as e:
+            raise AddressRefused(f"{host}: cannot resolve ({e})") from None
+        addrs = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
+        if not addrs:
+            raise AddressRefused(f"{host}: no address")
+    for a in addrs:
+        if not is_public_address(a) and not _allowed(a, allow):
+            raise AddressRefused(f"{host}: refused non-public address {a}")
+    return [str(a) for a in addrs]
