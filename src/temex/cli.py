@@ -24,6 +24,7 @@ from . import __version__
 from .api import DEFAULT_N_PAGES, ExtractOptions, extract_files
 from .equality import EQUALITIES
 from .errors import TemexError
+from .cli_serve import add_serve_parser, add_url_arguments, extract_url_command, run_serve
 from .render import FORMATS, render
 
 __all__ = ["main", "build_parser"]
@@ -63,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ex = sub.add_parser("extract", help="extract the template of a key page",
                         description="Extract the template of TARGET (a local HTML file).")
-    ex.add_argument("target", help="key page: a local HTML file")
+    ex.add_argument("target", help="key page: a local HTML file or an http(s) URL")
     src = ex.add_argument_group("candidate pages")
     src.add_argument("--pages", nargs="+", default=[], metavar="FILE",
                      help="pages of the same site to compare with")
@@ -74,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-f", "--format", choices=FORMATS, default="annotated",
                      help="output format (default: annotated)")
     out.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    add_url_arguments(ex)
 
     ev = sub.add_parser("eval", help="score extraction against the gold of shared sites",
                         description="Node-level P/R/F1 (template and content) per site "
@@ -87,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run temex on the demo site shipped with it")
     demo.add_argument("-o", "--output", metavar="DIR", default="temex-demo",
                       help="folder for the outputs (default: ./temex-demo)")
+    add_serve_parser(sub)
     return parser
 
 
@@ -100,9 +103,7 @@ def _write(text: str, output: str | None) -> None:
 
 def cmd_extract(args: argparse.Namespace) -> int:
     if args.target.startswith(("http://", "https://")):
-        print("temex: URL targets need the site explorer (temex.explore), "
-              "which is not installed in this build", file=sys.stderr)
-        return EXIT_FAILED
+        return extract_url_command(args, _write)
     model = extract_files(args.target, pages=args.pages, pages_dir=args.pages_dir,
                           options=_options(args))
     for e in model.errors:
@@ -173,7 +174,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo}
+    commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo,
+                "serve": run_serve}
     try:
         return commands[args.command](args)
     except TemexError as e:
