@@ -75,7 +75,8 @@ def view_html(model: TemplateModel, mode: str = "page", highlight: bool = False,
     if not has_base and base and base.startswith(("http://", "https://")):
         inject += f'<base href="{html.escape(base, quote=True)}">'
     css = _CSS[mode] + (_HIGHLIGHT if highlight else "")
-    style = f'<style id="temex-view">{css}</style>' if css else ""
+    style = (f'<style id="temex-view" data-view="{mode}" '
+             f'data-highlight="{int(highlight)}">{css}</style>')
     m = _HEAD.search(out)
     if not m:
         return inject + style + out
