@@ -246,8 +246,26 @@ async def extract_url_async(opts: UrlOptions, limits: Limits | None = None,
 
 def extract_url(opts: UrlOptions, limits: Limits | None = None,
                 progress: ProgressFn | None = None) -> UrlResult:
-    """Blocking :func:`extract_url_async` (own event loop)."""
-    return asyncio.run(extract_url_async(opts, limits, progress))
+    """Blocking :func:`extract_url_async` (own event loop; from a thread that
+    already runs a loop, the work is done in a helper thread)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(extract_url_async(opts, limits, progress))
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["result"] = asyncio.run(extract_url_async(opts, limits, progress))
+        except BaseException as e:  # noqa: BLE001 - re-raised below
+            box["error"] = e
+
+    t = threading.Thread(target=work, name="temex-extract-url")
+    t.start()
+    t.join()
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 def output(result: UrlResult, name: str) -> str:
