@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import http.server
 import json
 import os
@@ -21,8 +22,10 @@ from urllib.parse import parse_qs, urlsplit
 REPO = Path(__file__).resolve().parents[1]
 DEMO_WWW = REPO / "src" / "temex" / "demo" / "greenleaf" / "www"
 CHROMIUM = "/usr/bin/chromium"
-HAVE_CHROMIUM = os.path.exists(CHROMIUM)
-NO_CHROMIUM = f"{CHROMIUM} is missing (apt-get install chromium) - browser tests skipped"
+HAVE_CHROMIUM = (os.path.exists(CHROMIUM)
+                 and importlib.util.find_spec("playwright") is not None)
+NO_CHROMIUM = (f"{CHROMIUM} or the playwright package is missing "
+               "(apt-get install chromium; pip install playwright) - browser tests skipped")
 
 
 def shared_site() -> tuple[Path, str] | None:

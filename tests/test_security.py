@@ -11,6 +11,10 @@ import json
 import threading
 
 import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
 from _webtools import (DEMO_WWW, HAVE_CHROMIUM, NO_CHROMIUM, ConnectRecorder, request,
                        serve_app, static_site, wait_job)
 

@@ -14,6 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
 from _webtools import (DEMO_WWW, HAVE_CHROMIUM, NO_CHROMIUM, REPO, make_js_site, request,
                        serve_app, shared_site, static_site, wait_job)
 

@@ -211,17 +211,18 @@ function fillDl(dl, obj) {
 function drawGraph(g) {
   const box = $("graph");
   box.textContent = "";
-  const W = 300, H = 220, cx = W / 2, cy = H / 2 + 4, R = 78;
+  const W = 300, H = 200, cx = W / 2, cy = 40, R = 120;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "links among the explored pages");
   const pos = {};
   const others = g.nodes.filter((n) => n.role !== "key");
-  pos.key = [cx, cy];
+  // The key page on top, the other pages on an arc below it.
+  pos.key = [cx, 22];
   others.forEach((n, i) => {
-    const a = 2 * Math.PI * i / Math.max(1, others.length) - Math.PI / 2;
-    pos[n.id] = [cx + R * Math.cos(a), cy + R * Math.sin(a)];
+    const a = Math.PI * (0.15 + 0.7 * (others.length === 1 ? 0.5 : i / (others.length - 1)));
+    pos[n.id] = [cx + R * Math.cos(a), cy + R * Math.sin(a) * 1.0];
   });
   const line = (a, b, cls) => {
     const l = document.createElementNS(SVG, "line");
