@@ -32,7 +32,7 @@ __all__ = ["Exploration", "explore", "explore_async", "fit_exploration", "load_d
 DEFAULT_N = 2
 #: Most pages loaded by default, key page included.
 DEFAULT_MAX_LOADS = 10
-ORDERS = ("menu", "paper", "document")
+ORDERS = ("menu", "menublock", "paper", "document")
 
 
 @dataclass
@@ -131,9 +131,10 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
     same_host : bool
         Only follow links to the key page's exact host (default: same
         registrable domain).
-    order : {"menu", "paper", "document"}
-        Link order: menu-first (default), Alg. 1 of the hyperlink paper, or
-        document order.
+    order : {"menu", "menublock", "paper", "document"}
+        Link order: menu links first within each link-relevance level
+        (default), menu blocks first whatever the level, Alg. 1 of the
+        hyperlink paper, or document order (:mod:`temex.menus`).
     concurrency : int
         Pages requested at once.
     progress : callable, optional
@@ -169,8 +170,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         links = get_links(key, same_host=same_host)
         asked = normalize_url(url, url)
         links = [ln for ln in links if ln.url != asked]
-        if order == "menu":
-            ordered = menu_first(key, links, key.url)
+        if order in ("menu", "menublock"):
+            ordered = menu_first(key, links, key.url, by_level=order == "menu")
         elif order == "paper":
             ordered = sort_links(key, links, key.url)
         else:

@@ -123,16 +123,18 @@ def _psl() -> object:
 
 
 @lru_cache(maxsize=4096)
-def _site_of_host(host: str) -> str:
+def _site_of_host(host: str) -> str | None:
+    """Registrable domain of ``host``; None for IP addresses, single-label
+    hosts and public suffixes themselves."""
     try:
         ipaddress.ip_address(host.strip("[]"))
-        return host
+        return None
     except ValueError:
         pass
     if "." not in host:
-        return host
+        return None
     psl = _psl()
-    return psl.privatesuffix(host) or host  # type: ignore[attr-defined]
+    return psl.privatesuffix(host)  # type: ignore[attr-defined, no-any-return]
 
 
 def site_key(url: str, same_host: bool = False) -> str:
@@ -144,7 +146,7 @@ def site_key(url: str, same_host: bool = False) -> str:
     if same_host:
         return f"{host}:{u.port}"
     site = _site_of_host(host)
-    return f"{site}:{u.port}" if site == host else site
+    return site if site else f"{host}:{u.port}"
 
 
 def same_site(a: str, b: str, same_host: bool = False) -> bool:

@@ -9,7 +9,8 @@ loads instead of the paper's 5.3–10 (§5.2 of both papers).
 
 A *menu block* here is a container with at least ``min_items`` sibling items of
 the same tag, each holding (at any depth, through single-child wrappers) one
-same-site link — ``ul > li > a``, ``nav > a``, ``div > div > a`` — whose text is
+same-site link whose text is most of the item's text (prose with a link in
+each paragraph is not a menu) — ``ul > li > a``, ``nav > a``, ``div > div > a`` — whose text is
 short. Blocks are scored by link density (links per element of the block, the
 paper's "links–DOM nodes ratio"), by navigation markers (inside ``<nav>``,
 ``<header>``, ``role=navigation``, an id/class containing ``nav``/``menu``),
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from yarl import URL
 
 from .dom import Document
-from .links import Link, sort_links
+from .links import Link, hdistance, hyperlink, link_rank, sort_links
 
 __all__ = ["MenuBlock", "find_menus", "menu_first", "is_low_value"]
 
@@ -76,6 +77,10 @@ def is_low_value(link: Link) -> bool:
     return bool(re.search(r"/(feed|rss|atom)/?$", u.path))
 
 
+def _words(doc: Document, i: int) -> list[str]:
+    return " ".join(doc.text[j] for j in doc.descendants(i) if doc.text[j]).split()
+
+
 def find_menus(doc: Document, links: Sequence[Link], min_items: int = 3) -> list[MenuBlock]:
     """Menu blocks of ``doc`` among ``links`` (see module docstring), best first.
 
@@ -87,6 +92,7 @@ def find_menus(doc: Document, links: Sequence[Link], min_items: int = 3) -> list
             url_of[a] = ln.url
     # item of an anchor: climb while the parent has a single element child
     groups: dict[tuple[int, str], list[int]] = {}
+    item_of: dict[int, int] = {}
     for a in url_of:
         x = a
         while True:
@@ -97,6 +103,7 @@ def find_menus(doc: Document, links: Sequence[Link], min_items: int = 3) -> list
         p = doc.parent[x]
         if p >= 0:
             groups.setdefault((p, doc.tag[x]), []).append(a)
+            item_of[a] = x
     blocks: list[MenuBlock] = []
     for (container, _), anchors in groups.items():
         urls = list(dict.fromkeys(url_of[a] for a in anchors))
@@ -104,8 +111,12 @@ def find_menus(doc: Document, links: Sequence[Link], min_items: int = 3) -> list
             continue
         size = doc.size[container]
         density = len(anchors) / size
-        words = sum(len(" ".join(doc.text[j] for j in doc.descendants(a)).split())
-                    for a in anchors) / len(anchors)
+        words = sum(len(_words(doc, a)) for a in anchors) / len(anchors)
+        # menu items are (almost) all link: text around the link means prose
+        own = sum(len(_words(doc, a)) for a in anchors)
+        total = sum(len(_words(doc, item_of[a])) for a in anchors)
+        if total and own / total < 0.5:
+            continue
         nav = _nav_marked(doc, container)
         score = density * (2.0 if nav else 1.0) / (1.0 + max(0.0, words - 4) / 4)
         pag = sum(1 for a in anchors if (doc.text[a] or "").strip().isdigit())
@@ -117,23 +128,38 @@ def find_menus(doc: Document, links: Sequence[Link], min_items: int = 3) -> list
 
 
 def menu_first(doc: Document, links: Sequence[Link], reference: str,
-               min_items: int = 3, max_blocks: int = 3) -> list[Link]:
+               min_items: int = 3, max_blocks: int = 0, by_level: bool = True
+               ) -> list[Link]:
     """Exploration order with menu links first (see module docstring).
+
+    With ``by_level`` (default) links found in any menu block (all blocks
+    when ``max_blocks`` is 0) come before all other links, and both groups
+    keep the hyperlink paper's link-relevance levels (Def. 4) and Alg. 1
+    order, so pages of the key page's own section (same template, the best
+    F1) are still preferred while links met only in the text (which seldom
+    link back) are deferred. With
+    ``by_level=False`` the links of the best menu blocks come first whatever
+    their level (the top navigation bar's section roots).
 
     Cost: that of :func:`find_menus` plus :func:`~temex.links.sort_links`.
     """
-    by_url = {ln.url: ln for ln in links}
     ordered = sort_links(doc, links, reference)
+    blocks = find_menus(doc, links, min_items)
+    if max_blocks:
+        blocks = blocks[:max_blocks]
+    in_menu: dict[str, int] = {}
+    for b, block in enumerate(blocks):
+        for u in block.links:
+            in_menu.setdefault(u, b)
+    ref = hyperlink(reference)
     rank = {ln.url: k for k, ln in enumerate(ordered)}
-    out: list[Link] = []
-    seen: set[str] = set()
-    for block in find_menus(doc, links, min_items)[:max_blocks]:
-        members = [by_url[u] for u in block.links if u not in seen]
-        members = [ln for ln in members if not is_low_value(ln)]
-        for ln in sorted(members, key=lambda ln: rank[ln.url]):
-            out.append(ln)
-            seen.add(ln.url)
-    rest = [ln for ln in ordered if ln.url not in seen]
-    out += [ln for ln in rest if not is_low_value(ln)]
-    out += [ln for ln in rest if is_low_value(ln)]
-    return out
+    nb = len(blocks)
+
+    def key(ln: Link) -> tuple[int, int, tuple[int, int], int, int]:
+        low = is_low_value(ln)
+        if by_level:
+            level = link_rank(hdistance(ref, hyperlink(ln.url)))
+            return (int(low), int(ln.url not in in_menu), level, 0, rank[ln.url])
+        return (int(low), 0, (0, 0), in_menu.get(ln.url, nb), rank[ln.url])
+
+    return sorted(ordered, key=key)

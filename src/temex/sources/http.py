@@ -219,8 +219,15 @@ class HttpSource(PageSource):
             return FetchResult(url, url, error=f"bad URL ({e})")
         if u.scheme not in ("http", "https") or not u.host:
             return FetchResult(url, url, error=f"unsupported URL {url!r}")
-        if page and self.respect_robots and not await self._robots_allow(u):
-            return FetchResult(url, url, error="robots.txt disallows this URL")
+        if page and not self.allow_private:  # before robots.txt: nothing is sent
+            try:
+                await asyncio.to_thread(check_address, u.host, self.guard_allow)
+            except AddressRefused as e:
+                return FetchResult(url, url, error=f"refused: {e}")
+        if page and self.respect_robots:
+            refusal = await self._robots_refusal(u)
+            if refusal:
+                return FetchResult(url, url, error=refusal)
         if self.cache is not None:
             hit = self.cache.get(url)
             if hit is not None:
@@ -311,7 +318,8 @@ class HttpSource(PageSource):
         return bytes(out)
 
     # -- robots.txt ------------------------------------------------------------
-    async def _robots_allow(self, u: URL) -> bool:
+    async def _robots_refusal(self, u: URL) -> str | None:
+        """None when robots.txt allows ``u``, else the reason."""
         origin = str(u.origin())
         lock = self._robots_lock.setdefault(origin, asyncio.Lock())
         async with lock:
@@ -319,10 +327,12 @@ class HttpSource(PageSource):
                 self._robots[origin] = await self._load_robots(origin)
         rules = self._robots[origin]
         if rules is None:
-            return True
-        if isinstance(rules, str):
-            return False  # robots.txt unreachable: RFC 9309 says assume disallow
-        return bool(rules.can_fetch(str(u), self.user_agent))
+            return None
+        if isinstance(rules, str):  # unreachable: RFC 9309 says assume disallow
+            return f"robots.txt unreachable, so not fetched ({rules})"
+        if rules.can_fetch(str(u), self.user_agent):
+            return None
+        return "robots.txt disallows this URL"
 
     async def _load_robots(self, origin: str) -> Protego | None | str:
         self.n_robots += 1

@@ -1,0 +1,136 @@
+"""CLI pieces for exploring a live site (issue 3); the lead's ``temex.cli``
+wires them in:
+
+* :func:`add_explore_arguments` — options shared by ``extract URL`` and
+  ``candidates URL``;
+* :func:`run_candidates` — the ``temex candidates URL [-n N]`` subcommand;
+* :func:`explore_from_args` — what ``extract`` calls for an http(s) TARGET.
+
+A progress line goes to stderr while pages load, when stderr is a terminal or
+with ``--progress``. Failures of the key page raise
+:class:`~temex.errors.PageLoadError`; :func:`run_candidates` turns that into a
+one-line message and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from .errors import PageLoadError, ParameterError
+from .explore import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS, Exploration, explore
+from .sources.http import HttpSource
+
+__all__ = ["add_explore_arguments", "add_candidates_parser", "run_candidates",
+           "explore_from_args", "is_url", "ProgressLine"]
+
+
+def is_url(target: str) -> bool:
+    """True when ``target`` should be explored over HTTP."""
+    return target.lower().startswith(("http://", "https://"))
+
+
+def add_explore_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the exploration options to ``parser`` (no positional argument)."""
+    g = parser.add_argument_group("exploring a live site (TARGET is a URL)")
+    g.add_argument("-n", "--cs-size", type=int, default=DEFAULT_N, metavar="N",
+                   help=f"pages sharing the template to find (default {DEFAULT_N})")
+    g.add_argument("--max-loads", type=int, default=DEFAULT_MAX_LOADS, metavar="K",
+                   help=f"most pages to load, key page included (default {DEFAULT_MAX_LOADS})")
+    g.add_argument("--same-host", action="store_true",
+                   help="follow links to the key page's host only (default: same site)")
+    g.add_argument("--no-robots", action="store_true", help="do not obey robots.txt")
+    g.add_argument("--cache", metavar="DIR", help="on-disk page cache (reused by later runs)")
+    g.add_argument("--timeout", type=float, default=20.0, metavar="SEC",
+                   help="seconds per request (default 20)")
+    g.add_argument("--concurrency", type=int, default=4, metavar="C",
+                   help="simultaneous requests per host (default 4)")
+    g.add_argument("--order", choices=ORDERS, default="menu",
+                   help="link exploration order (default: menu)")
+    g.add_argument("--progress", action="store_true",
+                   help="show a progress line on stderr even when it is not a terminal")
+
+
+def add_candidates_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Register ``candidates URL`` on an ``add_subparsers()`` object."""
+    p = subparsers.add_parser("candidates", help="find pages sharing a URL's template",
+                              description="Find pages of the site that share the template "
+                                          "of the page at URL (complete subdigraph search).")
+    p.add_argument("url", metavar="URL")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_explore_arguments(p)
+    p.set_defaults(func=run_candidates)
+    return p
+
+
+class ProgressLine:
+    """``progress`` callback printing one overwritten status line."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.width = 0
+
+    def __call__(self, url: str, status: str, loads: int, max_loads: int) -> None:
+        line = f"[{loads}/{max_loads}] {status[:40]} {url}"[:118]
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = len(line)
+
+    def done(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+
+
+def explore_from_args(args: argparse.Namespace) -> Exploration:
+    """Explore ``args.url`` (or ``args.target``) with the options of
+    :func:`add_explore_arguments`. Raises PageLoadError when the key page
+    cannot be loaded, ParameterError for invalid options."""
+    url = getattr(args, "url", None) or args.target
+    for name in ("cs_size", "max_loads", "concurrency"):
+        if getattr(args, name) < 1:
+            raise ParameterError(name.replace("_", "-"), "a positive int", getattr(args, name))
+    if args.timeout <= 0:
+        raise ParameterError("timeout", "a positive number", args.timeout)
+    source = HttpSource(timeout=args.timeout, connect_timeout=min(args.timeout, 10.0),
+                        read_timeout=args.timeout, concurrency=args.concurrency,
+                        respect_robots=not args.no_robots, cache_dir=args.cache)
+    show = args.progress or sys.stderr.isatty()
+    progress = ProgressLine() if show else None
+    try:
+        return explore(url, n=args.cs_size, max_loads=max(2, args.max_loads), source=source,
+                       same_host=args.same_host, order=args.order,
+                       concurrency=args.concurrency, progress=progress)
+    finally:
+        if progress:
+            progress.done()
+
+
+def run_candidates(args: argparse.Namespace) -> int:
+    """``temex candidates URL``: print the CS pages, their mutual links and the
+    load count. Returns the exit status (0 found, 1 key page failed or bad
+    options, 3 fewer pages than asked for)."""
+    try:
+        ex = explore_from_args(args)
+    except (PageLoadError, ParameterError) as e:
+        print(f"temex: error: {e}", file=sys.stderr)
+        return 1
+    if getattr(args, "json", False):
+        out = ex.summary()
+        out["mutual_links"] = ex.mutual_edges()
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"key page: {ex.key.url}")
+        state = "complete" if ex.complete else f"incomplete (asked for {ex.n})"
+        print(f"pages sharing its template: {len(ex.cs)} ({state})")
+        for u in ex.cs:
+            print(f"  {u}")
+        print("mutual links:")
+        for a, b in ex.mutual_edges():
+            print(f"  {a} <-> {b}")
+        print(f"loads: {ex.loads} (requests {ex.requests}, cache hits {ex.cache_hits})")
+        for e in ex.errors:
+            print(f"  skipped {e.page}: {e.error}")
+    return 0 if ex.complete else 3

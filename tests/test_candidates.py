@@ -1,0 +1,165 @@
+"""Complete subdigraph search (hyperlink paper Alg. 2) on synthetic graphs and
+on the real shared sites served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from temex.candidates import find_cs, max_clique_with
+from temex.dom import Document, parse
+from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
+from temex.explore import explore, fit_exploration
+from temex.pool import PageError
+from temex.sources import HttpSource, MirrorSource
+from temex.sources.localserve import serve_folder
+
+pytestmark = pytest.mark.timeout(120)
+BASE = "http://site.test/"
+
+
+def _data() -> Path | None:
+    repo = Path(__file__).resolve().parents[1]
+    cands = [Path(os.environ["TEMEX_DATA"])] if os.environ.get("TEMEX_DATA") else []
+    cands += [Path(__file__).resolve().parents[2] / "shared" / "data",
+              repo.parent / "shared" / "data", repo / ".." / "shared" / "data"]
+    for c in cands:
+        if (c / "sites").is_dir():
+            return c
+    return None
+
+
+DATA = _data()
+
+
+def _page(name: str, links: list[str]) -> Document:
+    body = "".join(f"<a href='/{t}'>{t}</a>" for t in links)
+    return parse(f"<html><body><nav>{body}</nav><p>{name}</p></body></html>", BASE + name)
+
+
+def _graph_loader(graph: dict[str, list[str]], calls: list[str]):
+    async def load(url: str) -> Document | PageError:
+        name = url[len(BASE):]
+        calls.append(name)
+        if name not in graph:
+            return PageError(url, "HTTP 404")
+        return _page(name, graph[name])
+    return load
+
+
+def run(graph: dict[str, list[str]], key_links: list[str], **kw: object):
+    calls: list[str] = []
+    key = _page("key", key_links)
+    res = asyncio.run(find_cs(key, [BASE + u for u in key_links],
+                              _graph_loader(graph, calls), **kw))  # type: ignore[arg-type]
+    return res, calls
+
+
+def test_max_clique_with_stops_at_target() -> None:
+    adj = {"a": {"b", "c", "d"}, "b": {"a", "c"}, "c": {"a", "b"}, "d": {"a"}}
+    assert max_clique_with("a", adj, ["a", "b", "c", "d"], 5) == ["a", "b", "c"]
+    assert len(max_clique_with("a", adj, ["a", "b", "c", "d"], 2)) == 2
+    assert max_clique_with("x", {"x": set()}, ["x"], 3) == ["x"]
+
+
+def test_first_n_cs_found_with_minimal_loads() -> None:
+    menu = ["m1", "m2", "m3", "m4"]
+    graph = {m: menu for m in menu}
+    res, calls = run(graph, ["m1", "m2", "m3", "m4"], n=3, concurrency=1)
+    assert res.complete and [u[len(BASE):] for u in res.cs] == ["m1", "m2", "m3"]
+    assert calls == ["m1", "m2", "m3"] and res.requests == 3
+    assert len(res.mutual_edges()) == 3
+
+
+def test_skips_pages_not_mutually_linked() -> None:
+    menu = ["m1", "m2", "m3"]
+    graph = {"art": ["m1"], "m1": menu, "m2": menu, "m3": menu}
+    res, calls = run(graph, ["art", "m1", "dead", "m2", "m3"], n=3, concurrency=1)
+    assert res.complete and [u[len(BASE):] for u in res.cs] == ["m1", "m2", "m3"]
+    assert calls == ["art", "m1", "dead", "m2", "m3"]
+    assert [e.error for e in res.errors] == ["HTTP 404"]
+
+
+def test_best_m_cs_when_links_or_budget_run_out() -> None:
+    graph = {"a": ["b"], "b": ["a"], "c": [], "d": []}
+    res, _ = run(graph, ["a", "b", "c", "d"], n=3)
+    assert not res.complete and len(res.cs) == 2
+    res, calls = run({k: ["a", "b", "c", "d"] for k in "abcd"}, ["a", "b", "c", "d"],
+                     n=4, max_loads=3, concurrency=1)
+    assert len(calls) == 2 and len(res.cs) == 2 and not res.complete  # key + 2 loads
+
+
+def test_batches_never_overload() -> None:
+    menu = ["m1", "m2", "m3", "m4", "m5"]
+    graph = {m: menu for m in menu}
+    res, calls = run(graph, menu, n=3, concurrency=4)
+    assert res.complete and len(calls) == 3  # batch size = n - |bestCS|
+
+
+@pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
+@pytest.mark.parametrize("site_name", ["hackingthe.cloud", "hyperledger-fabric-docs",
+                                       "digitalplant"])
+def test_real_site_over_http(site_name: str) -> None:
+    assert DATA is not None
+    folder = DATA / "sites" / site_name
+    if not folder.is_dir():
+        pytest.skip(f"{site_name} not in the shared data")
+    site = load_site(folder)
+    kp = site.key_pages[0]
+    with serve_folder(site.root) as base:
+        ex = explore(base + kp, n=2, source=HttpSource(concurrency=2))
+    assert ex.complete and len(ex.pages) == 2 and ex.loads <= 4
+    assert len(ex.mutual_edges()) == 1
+    model = fit_exploration(ex)
+    assert model.loads == ex.loads
+    try:
+        s = score_nodes(model.template, gold_mask(ex.key, site.content_selector,
+                                                  site.template_selector))
+    except NoGoldError:
+        pytest.skip("key page without gold")
+    assert max(s.template[2], s.content[2]) > 0.5
+
+
+@pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
+def test_mirror_source_offline_matches_http() -> None:
+    assert DATA is not None
+    site = load_site(DATA / "sites" / "hackingthe.cloud")
+    kp = site.key_pages[1]
+    off = explore("http://mirror.test" + kp, n=3, source=MirrorSource(site.root))
+    with serve_folder(site.root) as base:
+        on = explore(base + kp, n=3, source=HttpSource())
+    assert [u.split("/", 3)[3] for u in off.cs] == [u.split("/", 3)[3] for u in on.cs]
+    assert off.loads == on.loads <= 5
+
+
+def _cli(argv: list[str]) -> int:
+    import argparse
+
+    from temex.cli_explore import add_candidates_parser
+    ap = argparse.ArgumentParser(prog="temex")
+    add_candidates_parser(ap.add_subparsers())
+    args = ap.parse_args(argv)
+    return int(args.func(args))
+
+
+def test_cli_unreachable_host_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert _cli(["candidates", f"http://127.0.0.1:{port}/", "--timeout", "2"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("temex: error:") and "cannot connect" in err and "\n" not in err
+
+
+@pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
+def test_cli_candidates_prints_pages(capsys: pytest.CaptureFixture[str]) -> None:
+    assert DATA is not None
+    site = load_site(DATA / "sites" / "hackingthe.cloud")
+    with serve_folder(site.root) as base:
+        rc = _cli(["candidates", base + site.key_pages[0], "-n", "2", "--progress"])
+    out, err = capsys.readouterr()
+    assert rc == 0 and "loads: 3" in out and "<->" in out and "[1/" in err
