@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.util
 import http.server
+import importlib.util
 import json
 import os
 import socket
@@ -44,7 +44,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:  # quiet
         pass
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         u = urlsplit(self.path)
         if u.path == "/redirect":
             to = parse_qs(u.query).get("to", ["/"])[0]

@@ -15,8 +15,16 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from _webtools import (DEMO_WWW, HAVE_CHROMIUM, NO_CHROMIUM, ConnectRecorder, request,
-                       serve_app, static_site, wait_job)
+from _webtools import (
+    DEMO_WWW,
+    HAVE_CHROMIUM,
+    NO_CHROMIUM,
+    ConnectRecorder,
+    request,
+    serve_app,
+    static_site,
+    wait_job,
+)
 
 from temex.sources.http import HttpSource
 from temex.web.app import create_app

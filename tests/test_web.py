@@ -18,8 +18,18 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from _webtools import (DEMO_WWW, HAVE_CHROMIUM, NO_CHROMIUM, REPO, make_js_site, request,
-                       serve_app, shared_site, static_site, wait_job)
+from _webtools import (
+    DEMO_WWW,
+    HAVE_CHROMIUM,
+    NO_CHROMIUM,
+    REPO,
+    make_js_site,
+    request,
+    serve_app,
+    shared_site,
+    static_site,
+    wait_job,
+)
 
 from temex.web.app import OPENAPI, create_app
 from temex.web.jobs import NoTemplateFound, UrlOptions, extract_url
@@ -289,9 +299,9 @@ def test_cli_extract_render(js_site, tmp_path):
     out = tmp_path / "c.txt"
     cmd = [sys.executable, "-m", "temex.cli", "extract", f"{js_site}/b.html", "-f", "content",
            "-o", str(out), "--max-loads", "5"]
-    plain = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+    plain = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert plain.returncode == 1 and "render" in plain.stderr
-    rendered = subprocess.run(cmd + ["--render"], env=env, capture_output=True, text=True,
+    rendered = subprocess.run(cmd + ["--render"], check=False, env=env, capture_output=True, text=True,
                               timeout=90)
     assert rendered.returncode == 0, rendered.stderr
     text = out.read_text()

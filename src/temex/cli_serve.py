@@ -17,8 +17,13 @@ import ipaddress
 import sys
 from collections.abc import Callable
 
-__all__ = ["add_serve_parser", "run_serve", "add_url_arguments", "extract_url_command",
-           "loopback_hosts"]
+__all__ = [
+    "add_serve_parser",
+    "add_url_arguments",
+    "extract_url_command",
+    "loopback_hosts",
+    "run_serve",
+]
 
 
 def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -74,13 +79,18 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def add_url_arguments(p: argparse.ArgumentParser) -> None:
-    """Flags of ``temex extract URL`` (the CS size is ``-n``)."""
-    g = p.add_argument_group("URL targets (site exploration)")
+    """Flags of ``temex extract URL``: ``--render``, ``--no-private`` and, unless
+    another module (``temex.cli_explore.add_explore_arguments``) added them
+    already, ``--max-loads``. The CS size is ``--cs-size`` when present, else
+    ``-n/--n-pages``."""
+    have = set(p._option_string_actions)
+    g = p.add_argument_group("URL targets (rendering and address guard)")
     g.add_argument("--render", action="store_true",
                    help="load pages through headless Chromium so JavaScript-built pages "
                         "have their real DOM (needs playwright and /usr/bin/chromium)")
-    g.add_argument("--max-loads", type=int, default=10,
-                   help="most pages requested, key page included (default 10)")
+    if "--max-loads" not in have:
+        g.add_argument("--max-loads", type=int, default=10,
+                       help="most pages requested, key page included (default 10)")
     g.add_argument("--no-private", action="store_true",
                    help="refuse private/loopback/link-local addresses, as the server does")
 
@@ -91,11 +101,14 @@ def extract_url_command(args: argparse.Namespace,
     from .web.jobs import UrlOptions, extract_url, output
     from .web.security import Limits
 
-    opts = UrlOptions(url=args.target, n=args.n_pages, max_loads=args.max_loads,
+    n = getattr(args, "cs_size", None) or args.n_pages
+    opts = UrlOptions(url=args.target, n=n, max_loads=args.max_loads,
                       method=args.method, equality=args.equality, threshold=args.threshold,
-                      render=args.render)
+                      render=args.render, order=getattr(args, "order", "menu"),
+                      same_host=getattr(args, "same_host", False))
     limits = Limits(allow_private=not args.no_private, max_loads=max(args.max_loads, 2),
-                    max_n=max(args.n_pages, 1), job_timeout=600.0)
+                    max_n=max(n, 1), job_timeout=600.0,
+                    page_timeout=getattr(args, "timeout", 20.0))
 
     def progress(ev: dict[str, object]) -> None:
         if ev.get("type") == "page" and ev.get("status") != "loaded":

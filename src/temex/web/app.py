@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import (FileResponse, JSONResponse, Response, StreamingResponse)
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -33,7 +33,7 @@ from .jobs import OUTPUTS, JobManager, JobsFull, UrlOptions
 from .security import APP_CSP, SANDBOX_CSP, Limits, UrlRefused, security_headers
 from .views import VIEWS, view_html
 
-__all__ = ["create_app", "OPENAPI"]
+__all__ = ["OPENAPI", "create_app"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024

@@ -30,7 +30,7 @@ from urllib.parse import urljoin, urlsplit
 from ..sources.base import FetchResult, PageSource
 from ..sources.netguard import AddressRefused, check_address
 
-__all__ = ["BrowserSource", "chromium_path", "CHROMIUM_ARGS", "BrowserUnavailable"]
+__all__ = ["CHROMIUM_ARGS", "BrowserSource", "BrowserUnavailable", "chromium_path"]
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -169,7 +169,7 @@ class BrowserSource(PageSource):
         except Exception:  # noqa: BLE001 - page closed meanwhile, etc.
             try:
                 await route.abort("failed")
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001, S110
                 pass
 
     async def _ws_route(self, ws: Any) -> None:
@@ -278,7 +278,7 @@ class BrowserSource(PageSource):
             if obj is not None:
                 try:
                     await getattr(obj, meth)()
-                except Exception:  # noqa: BLE001 - already gone
+                except Exception:  # noqa: BLE001, S110 - already gone
                     pass
         self._context = self._browser = self._pw = None
         self._lock = None

@@ -31,8 +31,18 @@ from ..model import TemplateModel
 from ..render import FORMATS, render, report
 from .security import JobSlots, Limits, check_url
 
-__all__ = ["UrlOptions", "UrlResult", "extract_url", "extract_url_async", "Job", "JobManager",
-           "OUTPUTS", "output", "explore_available", "NoTemplateFound"]
+__all__ = [
+    "OUTPUTS",
+    "Job",
+    "JobManager",
+    "NoTemplateFound",
+    "UrlOptions",
+    "UrlResult",
+    "explore_available",
+    "extract_url",
+    "extract_url_async",
+    "output",
+]
 
 #: Downloadable outputs: name -> (render format or special, media type, file name).
 OUTPUTS: dict[str, tuple[str, str]] = {
@@ -75,13 +85,13 @@ class UrlOptions:
     def from_json(cls, body: dict[str, Any]) -> UrlOptions:
         """Build from an API body; raises ValueError with a readable message."""
         if not isinstance(body, dict):
-            raise ValueError("the body must be a JSON object")
+            raise ValueError("the body must be a JSON object")  # noqa: TRY004
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(body) - known)
         if unknown:
             raise ValueError(f"unknown option(s): {', '.join(unknown)}")
         if not isinstance(body.get("url"), str):
-            raise ValueError("'url' (a string) is required")
+            raise ValueError("'url' (a string) is required")  # noqa: TRY004
         o = cls(url=body["url"])
         for name in ("n", "max_loads"):
             if name in body:
@@ -278,7 +288,7 @@ def output(result: UrlResult, name: str) -> str:
         data["graph"] = result.graph()
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if name == "saved":  # pragma: no cover - depends on temex.saved
-        import temex.saved as saved  # type: ignore[import-not-found]
+        from temex import saved  # type: ignore[import-not-found]
         for fn in ("dumps", "to_json", "save_string"):
             if hasattr(saved, fn):
                 return str(getattr(saved, fn)(result.model))

@@ -25,8 +25,15 @@ from urllib.parse import urlsplit
 from ..errors import PageLoadError
 from ..sources.netguard import AddressRefused, check_address
 
-__all__ = ["Limits", "JobSlots", "check_url", "UrlRefused", "SANDBOX_CSP", "APP_CSP",
-           "security_headers"]
+__all__ = [
+    "APP_CSP",
+    "SANDBOX_CSP",
+    "JobSlots",
+    "Limits",
+    "UrlRefused",
+    "check_url",
+    "security_headers",
+]
 
 #: Header for every shown page and HTML output: no scripts, opaque origin.
 SANDBOX_CSP = ("sandbox; script-src 'none'; object-src 'none'; frame-ancestors 'self'; "

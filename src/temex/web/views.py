@@ -25,7 +25,7 @@ import re
 from ..model import TemplateModel
 from ..render import TEMPLATE_CLASS, _clone, _serialize
 
-__all__ = ["view_html", "VIEWS", "CONTENT_CLASS"]
+__all__ = ["CONTENT_CLASS", "VIEWS", "view_html"]
 
 VIEWS = ("page", "template", "content")
 CONTENT_CLASS = "temex-content"
