@@ -83,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-f", "--format", choices=FORMATS, default="annotated",
                      help="output format (default: annotated)")
     out.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    add_url_arguments(ex)
 
     ev = sub.add_parser("eval", help="score extraction against the gold of shared sites",
                         description="Node-level P/R/F1 (template and content) per site "
@@ -98,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run temex on the demo site shipped with it")
     demo.add_argument("-o", "--output", metavar="DIR", default="temex-demo",
                       help="folder for the outputs (default: ./temex-demo)")
+    add_serve_parser(sub)
     return parser
 
 
@@ -111,6 +113,9 @@ def _write(text: str, output: str | None) -> None:
 
 def cmd_extract(args: argparse.Namespace) -> int:
     if is_url(args.target):
+        args.cs_size = args.n_pages or DEFAULT_CS_SIZE
+        if args.render:  # pages rendered by Chromium: the web app's job runner
+            return extract_url_command(args, _write)
         return _extract_url(args)
     model = extract_files(args.target, pages=args.pages, pages_dir=args.pages_dir,
                           options=_options(args))
@@ -127,7 +132,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def _extract_url(args: argparse.Namespace) -> int:
     from .explore import fit_exploration
 
-    args.cs_size = args.n_pages or DEFAULT_CS_SIZE
     exploration = explore_from_args(args)
     for e in exploration.errors:
         print(f"temex: skipped {e.page}: {e.error}", file=sys.stderr)
@@ -216,7 +220,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo}
+    commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo,
+                "serve": run_serve}
     try:
         if args.command in commands:
             return commands[args.command](args)

@@ -104,7 +104,8 @@ def explore_from_args(args: argparse.Namespace) -> Exploration:
         raise ParameterError("timeout", "a positive number", args.timeout)
     source = HttpSource(timeout=args.timeout, connect_timeout=min(args.timeout, 10.0),
                         read_timeout=args.timeout, concurrency=args.concurrency,
-                        respect_robots=not args.no_robots, cache_dir=args.cache)
+                        respect_robots=not args.no_robots, cache_dir=args.cache,
+                        allow_private=not getattr(args, "no_private", False))
     show = args.progress or sys.stderr.isatty()
     progress = ProgressLine() if show else None
     try:

@@ -1,0 +1,283 @@
+// temex serve: the page. Plain JS, no build step. Talks to the JSON API only.
+"use strict";
+
+const VIEWS = ["page", "template", "content"];
+const NEXT_LABEL = { page: "Show template", template: "Show content", content: "Show page" };
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+let job = null;       // current job id
+let view = "page";    // current view
+let source = null;    // EventSource
+
+function el(tag, attrs = {}, text = "") {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text) e.textContent = text;
+  return e;
+}
+
+function showError(msg) {
+  const box = $("error");
+  box.textContent = msg;
+  box.hidden = !msg;
+}
+
+async function loadHealth() {
+  try {
+    const h = await (await fetch("/api/health")).json();
+    const sel = $("equality");
+    sel.textContent = "";
+    for (const q of h.equalities || ["text"]) {
+      const o = el("option", { value: q }, q);
+      if (q === "text") o.selected = true;
+      sel.appendChild(o);
+    }
+    if (h.limits) {
+      $("max-loads").max = h.limits.max_loads;
+      $("n").max = h.limits.max_n;
+    }
+  } catch (e) { /* the defaults in the form stay */ }
+}
+
+function options() {
+  return {
+    url: $("url").value.trim(),
+    n: parseInt($("n").value, 10) || 2,
+    max_loads: parseInt($("max-loads").value, 10) || 10,
+    method: $("method").value,
+    equality: $("equality").value,
+    render: $("render").checked,
+  };
+}
+
+async function start(ev) {
+  ev.preventDefault();
+  showError("");
+  if (source) { source.close(); source = null; }
+  $("result").hidden = true;
+  $("events").textContent = "";
+  $("meter-fill").style.width = "0%";
+  $("progress-text").textContent = "Starting…";
+  $("progress").hidden = false;
+  $("extract").disabled = true;
+  let resp;
+  try {
+    resp = await fetch("/api/extract", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(options()),
+    });
+  } catch (e) {
+    return fail("Cannot reach the temex server: " + e);
+  }
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) {
+    const why = resp.status === 429 ? "The server is busy: " : "Refused: ";
+    return fail(why + (data.error || resp.statusText));
+  }
+  job = data.id;
+  follow(job);
+}
+
+function fail(msg) {
+  $("extract").disabled = false;
+  $("progress").hidden = true;
+  showError(msg);
+}
+
+function addEvent(e) {
+  const list = $("events");
+  let text = "";
+  if (e.type === "page") {
+    text = `${e.status === "loaded" ? "loaded" : e.status} — ${e.url}`;
+    const pct = Math.min(100, Math.round(100 * e.loads / Math.max(1, e.max_loads)));
+    $("meter-fill").style.width = pct + "%";
+    $("progress-text").textContent = `Loading pages: ${e.loads} of at most ${e.max_loads}`;
+  } else if (e.type === "start") {
+    text = `exploring ${e.url}${e.render ? " (rendered in Chromium)" : ""}`;
+  } else if (e.type === "fit") {
+    text = `comparing the key page with ${e.pages} page(s)`;
+    $("progress-text").textContent = "Comparing DOM trees…";
+  } else if (e.type === "done") {
+    text = `done: ${e.loads} page loads`;
+  } else if (e.type === "failed") {
+    text = "failed: " + e.error;
+  } else if (e.type === "queued") {
+    text = "queued";
+  } else { return; }
+  const li = el("li", {}, text);
+  if (e.type === "failed" || (e.type === "page" && e.status !== "loaded")) li.className = "bad";
+  list.appendChild(li);
+  list.scrollTop = list.scrollHeight;
+}
+
+function follow(id) {
+  let seen = -1;
+  const onEvent = (msg) => {
+    const e = JSON.parse(msg.data);
+    if (e.seq <= seen) return;
+    seen = e.seq;
+    addEvent(e);
+  };
+  if (window.EventSource) {
+    source = new EventSource(`/api/jobs/${id}/events`);
+    for (const t of ["queued", "start", "page", "fit", "done", "failed"]) {
+      source.addEventListener(t, onEvent);
+    }
+    source.addEventListener("end", () => { source.close(); source = null; finish(id); });
+    source.onerror = () => { if (source) { source.close(); source = null; poll(id, seen + 1); } };
+  } else {
+    poll(id, 0);
+  }
+}
+
+async function poll(id, since) {
+  // Fallback when server-sent events are unavailable.
+  while (id === job) {
+    const r = await fetch(`/api/jobs/${id}?since=${since}`);
+    if (!r.ok) return fail("Lost the job: " + r.status);
+    const d = await r.json();
+    for (const e of d.events) { addEvent(e); since = e.seq + 1; }
+    if (d.status === "done" || d.status === "failed") return show(d);
+    await new Promise((res) => setTimeout(res, 500));
+  }
+}
+
+async function finish(id) {
+  const r = await fetch(`/api/jobs/${id}`);
+  if (!r.ok) return fail("Lost the job: " + r.status);
+  show(await r.json());
+}
+
+function show(d) {
+  $("extract").disabled = false;
+  $("progress").hidden = true;
+  if (d.status !== "done") {
+    return showError("The extraction failed: " + (d.error || "unknown error"));
+  }
+  const res = d.result;
+  $("result").hidden = false;
+  const a = $("key-url");
+  a.href = res.key_url;
+  a.textContent = res.title ? `${res.title} — ${res.key_url}` : res.key_url;
+  fillDl($("stats"), {
+    "page loads": `${res.loads} (${res.requests} requested)`,
+    "CS found": `${res.pages.length} of ${res.options.n}${res.complete ? "" : " (incomplete)"}`,
+    "body elements": res.counts.body_nodes,
+    "template": res.counts.template_nodes,
+    "content": res.counts.content_nodes,
+    "method": `${res.options.method} / ${res.options.equality}`,
+    "rendered": res.options.render ? "yes (Chromium)" : "no",
+  });
+  const timings = {};
+  for (const [k, v] of Object.entries(res.timings)) timings[k] = `${(v * 1000).toFixed(0)} ms`;
+  fillDl($("timings"), timings);
+  const pages = $("pages");
+  pages.textContent = "";
+  res.pages.forEach((u, i) => {
+    const li = el("li", { "data-node": `p${i}` });
+    li.appendChild(el("a", { href: u, target: "_blank", rel: "noopener noreferrer" }, u));
+    pages.appendChild(li);
+  });
+  const errs = $("page-errors");
+  errs.textContent = "";
+  if (res.errors.length) {
+    errs.appendChild(el("h2", {}, "Pages that failed"));
+    const ul = el("ul");
+    for (const e of res.errors) ul.appendChild(el("li", {}, `${e.page}: ${e.error}`));
+    errs.appendChild(ul);
+  }
+  drawGraph(res.graph);
+  const dl = $("downloads");
+  dl.textContent = "Download:";
+  const names = { template: "template.html", annotated: "annotated.html", content: "content.txt",
+                  markdown: "content.md", html: "content.html", json: "report.json",
+                  saved: "saved template" };
+  for (const f of res.outputs) {
+    dl.appendChild(el("a", { href: `/api/jobs/${d.id}/output/${f}`, "data-format": f,
+                             download: "" }, names[f] || f));
+  }
+  setView("page");
+}
+
+function fillDl(dl, obj) {
+  dl.textContent = "";
+  for (const [k, v] of Object.entries(obj)) {
+    dl.appendChild(el("dt", {}, k));
+    dl.appendChild(el("dd", {}, String(v)));
+  }
+}
+
+function drawGraph(g) {
+  const box = $("graph");
+  box.textContent = "";
+  const W = 300, H = 200, cx = W / 2, cy = 40, R = 120;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "links among the explored pages");
+  const pos = {};
+  const others = g.nodes.filter((n) => n.role !== "key");
+  // The key page on top, the other pages on an arc below it.
+  pos.key = [cx, 22];
+  others.forEach((n, i) => {
+    const a = Math.PI * (0.15 + 0.7 * (others.length === 1 ? 0.5 : i / (others.length - 1)));
+    pos[n.id] = [cx + R * Math.cos(a), cy + R * Math.sin(a) * 1.0];
+  });
+  const line = (a, b, cls) => {
+    const l = document.createElementNS(SVG, "line");
+    const [x1, y1] = pos[a], [x2, y2] = pos[b];
+    for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) l.setAttribute(k, v.toFixed(1));
+    l.setAttribute("class", cls);
+    svg.appendChild(l);
+  };
+  for (const [a, b] of g.one_way) line(a, b, "edge-one");
+  for (const [a, b] of g.key_edges) line(a, b, "edge-key");
+  for (const [a, b] of g.mutual) line(a, b, "edge-mutual");
+  for (const n of g.nodes) {
+    const [x, y] = pos[n.id];
+    const c = document.createElementNS(SVG, "circle");
+    c.setAttribute("cx", x.toFixed(1)); c.setAttribute("cy", y.toFixed(1));
+    c.setAttribute("r", n.role === "key" ? 9 : 7);
+    c.setAttribute("class", "node-" + n.role);
+    const t = document.createElementNS(SVG, "title");
+    t.textContent = n.url;
+    c.appendChild(t);
+    svg.appendChild(c);
+    const label = document.createElementNS(SVG, "text");
+    label.setAttribute("x", (x + 10).toFixed(1)); label.setAttribute("y", (y + 4).toFixed(1));
+    label.textContent = n.role === "key" ? "key" : shortPath(n.url);
+    svg.appendChild(label);
+  }
+  box.appendChild(svg);
+  const cap = el("p", {}, `${g.mutual.length} mutual link(s) among ${others.length} page(s); ` +
+                 "blue: CS pages and their mutual links, dashed: links from the key page.");
+  cap.className = "legend";
+  box.appendChild(cap);
+}
+
+function shortPath(u) {
+  try { const p = new URL(u).pathname; return p.length > 22 ? "…" + p.slice(-21) : p; }
+  catch (e) { return u.slice(0, 22); }
+}
+
+function setView(v) {
+  view = v;
+  $("view-name").textContent = v;
+  $("toggle").textContent = NEXT_LABEL[v];
+  const hl = $("highlight").checked ? 1 : 0;
+  const frame = $("viewer");
+  frame.dataset.view = v;
+  frame.src = `/api/jobs/${job}/view/${v}?highlight=${hl}`;
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  loadHealth();
+  $("form").addEventListener("submit", start);
+  $("toggle").addEventListener("click", () => {
+    setView(VIEWS[(VIEWS.indexOf(view) + 1) % VIEWS.length]);
+  });
+  $("highlight").addEventListener("change", () => setView(view));
+  const q = new URLSearchParams(location.search).get("url");
+  if (q) $("url").value = q;
+});

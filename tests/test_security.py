@@ -1,0 +1,192 @@
+"""The server's address guard, caps and concurrency limit (issue 6).
+
+Only 127.0.0.1 is ever contacted: refused addresses are refused before any
+connection, which a recorder of socket connections checks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from _webtools import (
+    DEMO_WWW,
+    HAVE_CHROMIUM,
+    NO_CHROMIUM,
+    ConnectRecorder,
+    request,
+    serve_app,
+    static_site,
+    wait_job,
+)
+
+from temex.sources.http import HttpSource
+from temex.web.app import create_app
+from temex.web.jobs import JobManager, UrlOptions
+from temex.web.security import Limits, UrlRefused, check_url
+
+REFUSED = ["http://127.0.0.1/", "http://127.0.0.1:8000/x", "http://10.0.0.1/",
+           "http://10.255.1.2:8080/admin", "http://169.254.169.254/latest/meta-data/",
+           "http://[::1]/", "http://localhost/", "http://192.168.1.1/", "http://0.0.0.0/",
+           "http://[::ffff:127.0.0.1]/", "http://172.16.0.1/", "http://100.100.100.200/"]
+
+
+@pytest.mark.parametrize("url", REFUSED)
+def test_check_url_refuses_private_before_connecting(url, monkeypatch):
+    rec = ConnectRecorder(monkeypatch)
+    with pytest.raises(UrlRefused, match="refused"):
+        check_url(url)
+    assert rec.addresses == []
+
+
+@pytest.mark.parametrize("url", ["ftp://example.org/", "file:///etc/passwd", "javascript:1",
+                                 "http://user:pw@example.org/", "http:///nohost", "",
+                                 "http://example.org:99999/"])
+def test_check_url_refuses_bad_urls(url):
+    with pytest.raises(UrlRefused):
+        check_url(url, allow_private=True)
+
+
+def test_allow_private_lifts_the_address_rule(monkeypatch):
+    rec = ConnectRecorder(monkeypatch)
+    assert check_url("http://127.0.0.1:9/x", allow_private=True) == "http://127.0.0.1:9/x"
+    assert check_url("http://10.0.0.1/", allow=("10.0.0.0/8",)) == "http://10.0.0.1/"
+    assert rec.addresses == []
+
+
+@pytest.mark.parametrize("target", ["http://169.254.169.254/latest/meta-data/",
+                                    "http://10.0.0.1/", "http://127.0.0.2/"])
+def test_http_source_refuses_a_redirect_into_private_addresses(target, monkeypatch):
+    with static_site(DEMO_WWW) as site:
+        rec = ConnectRecorder(monkeypatch)
+        src = HttpSource(allow_private=False, guard_allow=("127.0.0.1/32",),
+                         respect_robots=False)
+
+        async def go():
+            async with src:
+                return await src.get(f"{site}/redirect?to={target}")
+
+        res = asyncio.run(go())
+    assert not res.ok and "refused" in res.error, res.error
+    assert rec.hosts() <= {"127.0.0.1"}, rec.addresses
+
+
+@pytest.fixture(scope="module")
+def guarded_app():
+    """The app as deployed (no --allow-private), except that 127.0.0.1 is on
+    the explicit allow-list so a local site can redirect into refused ranges."""
+    limits = Limits(allow_private=False, guard_allow=("127.0.0.1/32",), max_loads=5)
+    with serve_app(create_app(limits)) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def default_app():
+    with serve_app(create_app(Limits())) as base:
+        yield base
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:1/", "http://10.0.0.1/",
+                                 "http://169.254.169.254/latest/meta-data/"])
+def test_api_refuses_private_urls_by_default(default_app, url):
+    status, _, raw = request("POST", f"{default_app}/api/extract", {"url": url})
+    assert status == 400
+    err = json.loads(raw)["error"]
+    assert "refused" in err and "--allow-private" in err
+
+
+def test_api_job_fails_on_redirect_into_metadata_address(guarded_app):
+    with static_site(DEMO_WWW) as site:
+        for target in ("http://169.254.169.254/latest/meta-data/", "http://10.1.2.3/"):
+            status, _, raw = request("POST", f"{guarded_app}/api/extract",
+                                     {"url": f"{site}/redirect?to={target}"})
+            assert status == 202, raw
+            job = wait_job(guarded_app, json.loads(raw)["id"])
+            assert job["status"] == "failed"
+            assert "refused" in job["error"] and target.split("/")[2] in job["error"]
+
+
+def test_api_validates_options(guarded_app):
+    base = guarded_app
+    cases = [({"url": 5}, 400), ({"url": "http://x.org/", "n": "3"}, 400),
+             ({"url": "http://x.org/", "method": "magic"}, 400),
+             ({"url": "http://x.org/", "surprise": 1}, 400),
+             ({"url": "http://x.org/", "max_loads": 1}, 400)]
+    for body, code in cases:
+        status, _, raw = request("POST", f"{base}/api/extract", body)
+        assert status == code, (body, raw)
+        assert "error" in json.loads(raw)
+    status, _, _ = request("POST", f"{base}/api/extract", None,
+                           {"Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 415
+    status, _, _ = request("GET", f"{base}/api/jobs/nope")
+    assert status == 404
+
+
+def test_caps_are_applied():
+    limits = Limits(max_loads=7, max_n=3)
+    o = UrlOptions(url="http://x.org/", n=50, max_loads=1000).capped(limits)
+    assert (o.n, o.max_loads) == (3, 7)
+
+
+def test_too_many_jobs_get_429():
+    gate = threading.Event()
+
+    def runner(opts, limits, progress):
+        gate.wait(10)
+        raise UrlRefused("stopped by the test")
+
+    limits = Limits(allow_private=True, max_jobs=1)
+    app = create_app(limits, manager=JobManager(limits, runner=runner))
+    with serve_app(app) as base:
+        body = {"url": "http://127.0.0.1:9/"}
+        s1, _, raw1 = request("POST", f"{base}/api/extract", body)
+        s2, h2, raw2 = request("POST", f"{base}/api/extract", body)
+        gate.set()
+        assert s1 == 202 and s2 == 429, (raw1, raw2)
+        assert h2.get("retry-after")
+        job = wait_job(base, json.loads(raw1)["id"])
+        assert job["status"] == "failed" and "stopped by the test" in job["error"]
+        s3, _, _ = request("POST", f"{base}/api/extract", body)  # slot released
+        assert s3 == 202
+
+
+def test_loopback_server_checks_the_host_header():
+    from temex.cli_serve import loopback_hosts
+    app = create_app(Limits(), allowed_hosts=loopback_hosts("127.0.0.1"))
+    with serve_app(app) as base:
+        ok, _, _ = request("GET", f"{base}/api/health")
+        bad, _, _ = request("GET", f"{base}/api/health", headers={"Host": "evil.example"})
+    assert ok == 200 and bad == 400
+    assert loopback_hosts("0.0.0.0") is None
+
+
+@pytest.mark.skipif(not HAVE_CHROMIUM, reason=NO_CHROMIUM)
+def test_browser_source_refuses_private_requests_and_redirects(tmp_path):
+    from temex.web.browser import BrowserSource
+    (tmp_path / "index.html").write_text(
+        '<!DOCTYPE html><html><body><p>hello</p>'
+        '<img src="http://10.0.0.1/pixel.png"><img src="http://169.254.169.254/x.png">'
+        '</body></html>')
+    with static_site(tmp_path) as site:
+        src = BrowserSource(allow_private=False, guard_allow=("127.0.0.1/32",), settle=0.3)
+
+        async def go():
+            async with src:
+                page = await src.get(f"{site}/index.html")
+                redirected = await src.get(f"{site}/redirect?to=http://169.254.169.254/")
+                private = await src.get("http://10.0.0.1/")
+                return page, redirected, private
+
+        page, redirected, private = asyncio.run(go())
+    assert page.ok and b"hello" in page.body
+    assert any("10.0.0.1" in u for u in src.refused)
+    assert any("169.254.169.254/x.png" in u for u in src.refused)
+    assert not redirected.ok and "refused" in redirected.error, redirected.error
+    assert not private.ok and "refused" in private.error
