@@ -23,6 +23,7 @@ from pathlib import Path
 from . import __version__
 from .api import DEFAULT_N_PAGES, ExtractOptions, extract_files
 from .cli_explore import add_candidates_parser, add_explore_arguments, explore_from_args, is_url
+from .cli_serve import add_serve_parser, add_url_arguments, extract_url_command, run_serve
 from .detectors import get_detector
 from .equality import EQUALITIES
 from .errors import TemexError
@@ -137,7 +138,8 @@ def _extract_url(args: argparse.Namespace) -> int:
         print(f"temex: skipped {e.page}: {e.error}", file=sys.stderr)
     if not exploration.pages:
         print(f"temex: no page of the site shares links with {args.target} "
-              f"({exploration.loads} loads)", file=sys.stderr)
+              f"({exploration.loads} loads); if its links are built by JavaScript, "
+              "try --render", file=sys.stderr)
         return EXIT_FAILED
     options = _options(args)
     model = fit_exploration(exploration, get_detector(options.method,
