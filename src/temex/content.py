@@ -35,8 +35,10 @@ Page level
     *Names* — a subtree whose ``id``/``class`` words start with a word of
     :data:`NEGATIVE_NAMES` (comments, related links, share bars, sidebars,
     widgets ...) is boilerplate, unless it contains the *anchor*, the kept
-    block with the most non-link text (it is the article body's, whatever the
-    wrapper is called: ``<body class="has-sidebar">``).
+    block with the most non-link text, each negatively named ancestor
+    dividing its weight by 4 (classes ``js-*`` are script hooks and ignored):
+    it is the article body's, whatever its wrapper is called
+    (``<body class="has-sidebar">``).
     *Title* — the page's main heading (the first kept ``h1``, else ``h2``,
     outside the region but before it) is added in front of it: content
     regions of news sites often start below the headline.
@@ -195,6 +197,8 @@ def _negative_name(doc: Document, i: int) -> bool:
         return False
     for value in (doc.id[i], *doc.classes[i]):
         low = value.lower()
+        if low.startswith("js-"):  # behaviour hooks, not names of a part
+            continue
         for word in _NAME_SPLIT.split(low):
             if word and word.startswith(NEGATIVE_NAMES):
                 return True
@@ -219,13 +223,12 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     body = doc.body
     end = body + doc.size[body]
     if params.names:
-        anchor, best = -1, 0
-        for b in range(n):
-            w = blocks.chars[b] - blocks.link_chars[b]
-            if good[b] and w > best:
-                anchor, best = node[b], w
-        bad = [False] * len(doc)
+        named = [0] * len(doc)
         parent = doc.parent
+        for i in range(body + 1, end):
+            named[i] = named[parent[i]] + _negative_name(doc, i)
+        anchor = _anchor(blocks, good, named) if any(good) else -1
+        bad = [False] * len(doc)
         for i in range(body + 1, end):
             p = parent[i]
             bad[i] = bad[p] or (_negative_name(doc, i)
@@ -249,6 +252,18 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         if title >= 0:
             chosen.insert(0, title)
     return chosen, region
+
+
+def _anchor(blocks: Blocks, good: list[bool], named: list[int]) -> int:
+    """Element of the kept block with the most non-link text, each negatively
+    named ancestor dividing its weight by 4; -1 if none."""
+    best, anchor = 0.0, -1
+    for b, nd in enumerate(blocks.node):
+        if good[b]:
+            w = (blocks.chars[b] - blocks.link_chars[b]) * 0.25 ** named[nd]
+            if w > best:
+                best, anchor = w, nd
+    return anchor
 
 
 def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) -> int:
