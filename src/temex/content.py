@@ -81,6 +81,7 @@ class ContentParams:
     max_link_density: float = 0.5
     penalty: float = 1.0
     names: bool = True
+    records: int = 400
     title: bool = True
 
 
@@ -234,6 +235,10 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
             bad[i] = bad[p] or (_negative_name(doc, i)
                                 and not (anchor >= 0 and doc.is_ancestor(i, anchor)))
         good = [g and not bad[node[b]] for b, g in enumerate(good)]
+    if params.records:
+        anchor = _anchor(blocks, good, [0] * len(doc)) if any(good) else -1
+        rec = _records(doc, blocks, params.records, params.max_link_density, anchor)
+        good = [g and not rec[node[b]] for b, g in enumerate(good)]
     weight = [0.0] * len(doc)
     pen = params.penalty
     for b in range(n):
@@ -252,6 +257,45 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         if title >= 0:
             chosen.insert(0, title)
     return chosen, region
+
+
+def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
+             anchor: int) -> list[bool]:
+    """Mask of elements inside *teaser records*: one of at least 3 same-tag
+    siblings whose subtree holds at least 2 blocks, one of them a link
+    (linked title, author name), and fewer than ``max_chars`` characters
+    (lists of related stories, comment threads); never the anchor's ancestors."""
+    n = len(doc)
+    nb = [0] * n
+    nl = [0] * n
+    ch = [0] * n
+    for b, nd in enumerate(blocks.node):
+        nb[nd] += 1
+        ch[nd] += blocks.chars[b]
+        if blocks.link_chars[b] > max_ld * blocks.chars[b]:
+            nl[nd] += 1
+    body, parent, tag = doc.body, doc.parent, doc.tag
+    end = body + doc.size[body]
+    for i in range(end - 1, body, -1):
+        p = parent[i]
+        nb[p] += nb[i]
+        nl[p] += nl[i]
+        ch[p] += ch[i]
+    out = [False] * n
+    for i in range(body + 1, end):
+        p = parent[i]
+        if out[p]:
+            out[i] = True
+            continue
+        if nb[i] < 2 or not nl[i] or ch[i] >= max_chars or doc.is_ancestor(i, anchor):
+            continue
+        t = tag[i]
+        same = 0
+        for c in doc.children[p]:
+            if tag[c] == t and nb[c]:
+                same += 1
+        out[i] = same >= 3
+    return out
 
 
 def _anchor(blocks: Blocks, good: list[bool], named: list[int]) -> int:
