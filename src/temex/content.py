@@ -17,7 +17,9 @@ Site level
     :class:`~temex.model.TemplateModel` (ETDM/TeMex) is boilerplate.
     *Repeated text* — a block whose normalised text (:func:`temex.blocks.norm_key`)
     occurs on at least ``repeat_min`` = 1 other page of the site is boilerplate
-    (menus, footers, "Advertisement", section names: the text-equality
+    (menus, footers, "Advertisement", section names), and a block of
+    ``long_block`` = 100 characters or more must occur on 2 other pages (a
+    paragraph quoted as a teaser elsewhere, a page saved twice). This is the text-equality
     evidence of :mod:`temex.detectors` without the mapping, so it can be
     applied to any page of a site in O(n) once the site's block texts are
     counted, :class:`SiteIndex`).
@@ -32,6 +34,11 @@ Page level
     (a maximum-weight subtree, the tree analogue of the densest region of
     Finn et al. 2001's body-text extraction). Only kept blocks inside it are
     output.
+    *Records* — a block inside a *teaser record* is boilerplate: one of at
+    least 3 same-tag siblings holding at least 2 blocks, one of them mostly
+    link text (linked title or author name), and fewer than ``records`` = 400
+    characters (related-story lists, comment threads), unless it holds the
+    anchor (below).
     *Names* — a subtree whose ``id``/``class`` words start with a word of
     :data:`NEGATIVE_NAMES` (comments, related links, share bars, sidebars,
     widgets ...) is boilerplate, unless it contains the *anchor*, the kept
@@ -82,6 +89,7 @@ class ContentParams:
     penalty: float = 1.0
     names: bool = True
     records: int = 400
+    long_block: int = 100
     title: bool = True
 
 
@@ -106,12 +114,17 @@ class SiteIndex:
         self.df.update(set(page_blocks(doc).key))
         self.n_pages += 1
 
-    def repeated(self, blocks: Blocks, repeat_min: int = 1, member: bool = True) -> list[bool]:
-        """Blocks whose text occurs on at least ``repeat_min`` other pages.
-        ``member``: the page itself was added to the index."""
+    def repeated(self, blocks: Blocks, repeat_min: int = 1, member: bool = True,
+                 long_block: int = 0) -> list[bool]:
+        """Blocks whose text occurs on at least ``repeat_min`` other pages
+        (``repeat_min + 1`` for blocks of ``long_block`` characters or more,
+        when ``long_block`` > 0). ``member``: the page itself was added to the
+        index."""
         own = 1 if member else 0
         df = self.df
-        return [df.get(k, 0) - own >= repeat_min for k in blocks.key]
+        big = long_block if long_block > 0 else 1 << 60
+        return [df.get(k, 0) - own >= repeat_min + (c >= big)
+                for k, c in zip(blocks.key, blocks.chars)]
 
 
 @dataclass
@@ -344,7 +357,7 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         return Content(doc, blocks, [], reason="page has no visible text")
     boiler = [False] * len(blocks)
     if site is not None:
-        boiler = site.repeated(blocks, params.repeat_min, member)
+        boiler = site.repeated(blocks, params.repeat_min, member, params.long_block)
     if template is not None:
         for b, nd in enumerate(blocks.node):
             if template[nd] or all(template[i] for i in blocks.pieces[b]):
