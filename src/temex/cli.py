@@ -87,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run temex on the demo site shipped with it")
     demo.add_argument("-o", "--output", metavar="DIR", default="temex-demo",
                       help="folder for the outputs (default: ./temex-demo)")
+    from .cli_content import add_content_parser
+    add_content_parser(sub)
     return parser
 
 
@@ -173,7 +175,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo}
+    commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo,
+                "content": lambda a: a.func(a)}
     try:
         return commands[args.command](args)
     except TemexError as e:
