@@ -10,7 +10,7 @@ from selectolax.lexbor import LexborHTMLParser
 from temex import parse
 from temex.api import ExtractOptions, extract_files
 from temex.evaluate import load_site, url_to_file
-from temex.render import TEMPLATE_CLASS, render
+from temex.render import TEMPLATE_CLASS, content_markdown, render
 
 
 def demo_model(demo_site: Path):  # type: ignore[no-untyped-def]
@@ -58,7 +58,7 @@ def test_markdown_links_lists_and_code() -> None:
               "<ol><li>one</li><li>two</li></ol><pre>a  b\n c</pre></div></body>")
     m = TemplateModel(key=d, template=[i < d.body + 1 for i in range(len(d))], votes=[],
                       pages=[], method="test", params={})
-    md = render(m, "markdown")
+    md = content_markdown(m)  # the whole non-template part, unnarrowed
     assert "## T" in md and "- see [this](/x)" in md and "1. one" in md and "2. two" in md
     assert "```\na  b\n c\n```" in md
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import __version__
 from .api import DEFAULT_N_PAGES, ExtractOptions, extract_files
+from .cli_content import add_content_parser
 from .cli_explore import add_candidates_parser, add_explore_arguments, explore_from_args, is_url
 from .cli_serve import add_serve_parser, add_url_arguments, extract_url_command, run_serve
 from .detectors import get_detector
@@ -101,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("-o", "--output", metavar="DIR", default="temex-demo",
                       help="folder for the outputs (default: ./temex-demo)")
     add_serve_parser(sub)
+    add_content_parser(sub)
     return parser
 
 

@@ -8,9 +8,10 @@
     The key page's own HTML with the class ``template_node`` added to every
     template element of ``<body>`` (TeMex paper §3.3, interface for systems).
 ``content`` / ``markdown`` / ``html``
-    The page's own part: text of the non-template nodes, one block per line;
-    the same as Markdown (headings, lists, links, code, quotes); or the HTML of
-    the maximal non-template subtrees.
+    The page's main content (:mod:`temex.content`: the non-template part,
+    narrowed to the main block), one block per line, as Markdown, or as HTML.
+    :func:`content_text`, :func:`content_markdown` and :func:`content_html`
+    here give the whole non-template part, unnarrowed.
 ``json``
     A report: key page, pages used, loads, node counts, template node paths,
     timings and parameters.
@@ -281,12 +282,15 @@ def render(model: TemplateModel, fmt: str) -> str:
         return template_html(model)
     if fmt == "annotated":
         return annotated_html(model)
-    if fmt == "content":
-        return content_text(model) + "\n"
-    if fmt == "markdown":
-        return content_markdown(model) + "\n"
-    if fmt == "html":
-        return content_html(model) + "\n"
+    if fmt in ("content", "markdown", "html"):
+        # The page's main content: the non-template part narrowed to the main
+        # block (temex.content); the functions of this module give the whole
+        # non-template part.
+        from . import content as main_content
+
+        fn = {"content": main_content.content_text, "markdown": main_content.content_markdown,
+              "html": main_content.content_html}[fmt]
+        return fn(model) + "\n"
     if fmt == "json":
         return json.dumps(report(model), indent=2, ensure_ascii=False) + "\n"
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")

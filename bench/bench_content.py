@@ -1,0 +1,289 @@
+"""Main-content benchmark: temex against page-level extractors, side by side.
+
+    PYTHONPATH=src python3 bench/bench_content.py [--data DIR] [--datasets big9,...]
+        [--no-combined] [--write docs/CONTENT.md]
+
+For every dataset under ``DATA/content`` (big9, cleanportaleval, dragnet) and
+every page: token precision/recall/F1 (:func:`temex.tokens.token_prf`) against
+the gold ``.txt``, averaged over pages (and per site), and ms/page, for
+
+* ``temex`` — :mod:`temex.collection`: the site is *fitted* once (parse every
+  page of the site folder, count block texts; reported per site apart), then
+  every page is *applied*: parsed again from its bytes and extracted, so
+  ms/page is what a new page of a fitted site costs;
+* trafilatura, readability-lxml, resiliparse (``main_content=True``),
+  jusText (English stoplist), boilerpy3 (ArticleExtractor) — each optional,
+  skipped with a note when not importable — and ``all text`` (body text);
+* ``peer + temex`` — each peer run on the page with temex's site-level
+  boilerplate removed (elements whose text blocks all repeat on other pages
+  of the site; ms/page is the peer's alone).
+
+Everything runs in one process on the same pages. Peers: ``pip install
+trafilatura readability-lxml lxml_html_clean resiliparse justext boilerpy3
+matplotlib``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from selectolax.lexbor import LexborHTMLParser  # noqa: E402
+
+from temex.blocks import page_blocks  # noqa: E402
+from temex.collection import fit_folder  # noqa: E402
+from temex.content import ContentParams, SiteIndex, extract_content  # noqa: E402
+from temex.dom import Document, parse  # noqa: E402
+from temex.render import _elements  # noqa: E402
+from temex.tokens import token_prf  # noqa: E402
+
+Extractor = Callable[[str], str]
+
+
+def _html_to_text(html: str) -> str:
+    tree = LexborHTMLParser(html)
+    for t in tree.css("script, style, noscript"):
+        t.decompose()
+    node = tree.body or tree.root
+    return node.text(separator="\n") if node is not None else ""
+
+
+def peers() -> tuple[dict[str, Extractor], list[str]]:
+    """Importable peers and notes on the missing ones."""
+    out: dict[str, Extractor] = {}
+    notes: list[str] = []
+    try:
+        import trafilatura
+        out["trafilatura"] = lambda h: trafilatura.extract(h) or ""
+    except ImportError as e:
+        notes.append(f"trafilatura skipped: {e}")
+    try:
+        from readability import Document as RDoc
+        out["readability"] = lambda h: _html_to_text(RDoc(h).summary())
+    except ImportError as e:
+        notes.append(f"readability-lxml skipped: {e}")
+    try:
+        from resiliparse.extract.html2text import extract_plain_text
+        out["resiliparse"] = lambda h: extract_plain_text(h, main_content=True)
+    except ImportError as e:
+        notes.append(f"resiliparse skipped: {e}")
+    try:
+        import justext
+        stop = justext.get_stoplist("English")
+        out["justext"] = lambda h: "\n".join(
+            p.text for p in justext.justext(h.encode("utf-8"), stop, encoding="utf-8")
+            if not p.is_boilerplate)
+    except ImportError as e:
+        notes.append(f"jusText skipped: {e}")
+    try:
+        from boilerpy3 import extractors
+        ex = extractors.ArticleExtractor()
+
+        def _bp(h: str) -> str:
+            try:
+                return ex.get_content(h) or ""
+            except Exception:  # boilerpy3 raises on some markup
+                return ""
+        out["boilerpy3"] = _bp
+    except ImportError as e:
+        notes.append(f"boilerpy3 skipped: {e}")
+    return out, notes
+
+
+def without_template(doc: Document, index: SiteIndex, params: ContentParams) -> str:
+    """The page with temex's site-level boilerplate removed: maximal elements
+    of body whose text blocks all repeat on other pages of the site."""
+    blocks = page_blocks(doc)
+    rep = index.repeated(blocks, params.repeat_min, True, params.long_block)
+    n = len(doc)
+    total, boiler = [0] * n, [0] * n
+    for b, nd in enumerate(blocks.node):
+        total[nd] += 1
+        boiler[nd] += rep[b]
+    body = doc.body
+    for i in range(body + doc.size[body] - 1, body, -1):
+        p = doc.parent[i]
+        total[p] += total[i]
+        boiler[p] += boiler[i]
+    copy = doc.parser.clone()  # type: ignore[union-attr]
+    els = _elements(copy.root)
+    i = body + 1
+    end = body + doc.size[body]
+    drop = []
+    while i < end:
+        if total[i] and boiler[i] == total[i]:
+            drop.append(i)
+            i += doc.size[i]
+        else:
+            i += 1
+    for i in drop:
+        els[i].decompose()
+    return copy.html or ""
+
+
+def mean(xs: list[float]) -> float:
+    return statistics.mean(xs) if xs else 0.0
+
+
+def run(data: Path, datasets: list[str], combined: bool) -> dict:
+    extractors, notes = peers()
+    params = ContentParams()
+    results: dict = {"notes": notes, "datasets": {}}
+    for ds in datasets:
+        folder = data / "content" / ds
+        if not folder.is_dir():
+            notes.append(f"{ds}: not found under {data}")
+            continue
+        scores: dict[str, list[tuple[float, float, float]]] = {}
+        times: dict[str, float] = {}
+        per_site: dict[str, dict[str, float]] = {}
+        fits: dict[str, float] = {}
+        n_pages = 0
+        for site in sorted(p for p in folder.iterdir() if p.is_dir()):
+            files = sorted(site.glob("*.html"))
+            t0 = time.perf_counter()
+            docs, errors, index = fit_folder(files)
+            fits[site.name] = time.perf_counter() - t0
+            site_scores: dict[str, list[float]] = {}
+            for f in files:
+                gold = f.with_suffix(".txt").read_text(encoding="utf-8")
+                raw = f.read_bytes()
+                html = raw.decode("utf-8", errors="replace")
+                n_pages += 1
+                t0 = time.perf_counter()
+                try:
+                    d = parse(raw, url=str(f))
+                    text = extract_content(d, index, None, params).text()
+                except Exception:
+                    d, text = None, ""
+                dt = time.perf_counter() - t0
+                runs: list[tuple[str, str, float]] = [("temex", text, dt)]
+                t0 = time.perf_counter()
+                runs.append(("all text", _html_to_text(html), time.perf_counter() - t0))
+                stripped = without_template(docs[f.name], index, params) \
+                    if combined and f.name in docs else None
+                for name, ex in extractors.items():
+                    for label, h in ((name, html), (f"{name} + temex", stripped)):
+                        if h is None:
+                            continue
+                        t0 = time.perf_counter()
+                        try:
+                            out = ex(h)
+                        except Exception:
+                            out = ""
+                        runs.append((label, out, time.perf_counter() - t0))
+                for label, out, dt in runs:
+                    prf = token_prf(out, gold)
+                    scores.setdefault(label, []).append(prf)
+                    times[label] = times.get(label, 0.0) + dt
+                    site_scores.setdefault(label, []).append(prf[2])
+            per_site[site.name] = {k: mean(v) for k, v in site_scores.items()}
+            print(f"  {ds}/{site.name}: temex F1 {per_site[site.name]['temex']:.3f} "
+                  f"(fit {1000 * fits[site.name]:.0f} ms)", file=sys.stderr, flush=True)
+        results["datasets"][ds] = {
+            "pages": n_pages,
+            "rows": {k: {"P": mean([s[0] for s in v]), "R": mean([s[1] for s in v]),
+                         "F1": mean([s[2] for s in v]), "ms": 1000 * times[k] / n_pages}
+                     for k, v in scores.items()},
+            "per_site": per_site, "fit_ms": {k: 1000 * v for k, v in fits.items()}}
+    return results
+
+
+def markdown(results: dict) -> str:
+    out: list[str] = []
+    dss = list(results["datasets"])
+    names: list[str] = []
+    for ds in dss:
+        for k in results["datasets"][ds]["rows"]:
+            if k not in names:
+                names.append(k)
+    out.append("### Token F1 (average over pages) and ms/page\n")
+    out.append("| extractor | " + " | ".join(f"{d} F1 | {d} ms" for d in dss) + " |")
+    out.append("|---|" + "---:|---:|" * len(dss))
+    for k in names:
+        cells = []
+        for ds in dss:
+            r = results["datasets"][ds]["rows"].get(k)
+            cells += [f"{r['F1']:.3f}", f"{r['ms']:.1f}"] if r else ["-", "-"]
+        out.append(f"| {k} | " + " | ".join(cells) + " |")
+    out.append("\n### Precision / recall\n")
+    out.append("| extractor | " + " | ".join(f"{d} P | {d} R" for d in dss) + " |")
+    out.append("|---|" + "---:|---:|" * len(dss))
+    for k in names:
+        cells = []
+        for ds in dss:
+            r = results["datasets"][ds]["rows"].get(k)
+            cells += [f"{r['P']:.3f}", f"{r['R']:.3f}"] if r else ["-", "-"]
+        out.append(f"| {k} | " + " | ".join(cells) + " |")
+    main_peers = [k for k in names if "+" not in k and k not in ("temex", "all text")]
+    for ds in dss:
+        d = results["datasets"][ds]
+        out.append(f"\n### {ds}: F1 per site; temex fit per site\n")
+        out.append("| site | temex fit ms | temex | " + " | ".join(main_peers) + " |")
+        out.append("|---|---:|---:|" + "---:|" * len(main_peers))
+        for site, row in d["per_site"].items():
+            out.append(f"| {site} | {d['fit_ms'][site]:.0f} | {row['temex']:.3f} | "
+                       + " | ".join(f"{row.get(k, 0):.3f}" for k in main_peers) + " |")
+    if results["notes"]:
+        out.append("\nNotes: " + "; ".join(results["notes"]))
+    return "\n".join(out) + "\n"
+
+
+def chart(results: dict, path: Path) -> bool:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    dss = list(results["datasets"])
+    names = [k for k in results["datasets"][dss[0]]["rows"] if "+" not in k]
+    fig, ax = plt.subplots(figsize=(9, 4))
+    w = 0.8 / len(names)
+    for j, k in enumerate(names):
+        ys = [results["datasets"][d]["rows"].get(k, {}).get("F1", 0) for d in dss]
+        ax.bar([i + j * w for i in range(len(dss))], ys, w, label=k)
+    ax.set_xticks([i + 0.4 - w / 2 for i in range(len(dss))], dss)
+    ax.set_ylim(0.5, 1.0)
+    ax.set_ylabel("token F1 (mean over pages)")
+    ax.legend(fontsize=8, ncol=4, loc="lower center")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    return True
+
+
+MARK = "<!-- bench_content results -->"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    default = os.environ.get("TEMEX_DATA") or "/work/shared/data"
+    ap.add_argument("--data", default=default)
+    ap.add_argument("--datasets", default="big9,cleanportaleval,dragnet")
+    ap.add_argument("--no-combined", action="store_true", help="skip the peer + temex runs")
+    ap.add_argument("--write", metavar="MD", help="replace the results section of this file")
+    args = ap.parse_args()
+    res = run(Path(args.data), args.datasets.split(","), not args.no_combined)
+    md = markdown(res)
+    print(md)
+    if args.write:
+        p = Path(args.write)
+        png = p.parent / "content_f1.png"
+        if chart(res, png):
+            md += f"\n![token F1 per dataset]({png.name})\n"
+        old = p.read_text(encoding="utf-8") if p.exists() else MARK + "\n"
+        head = old.split(MARK)[0]
+        p.write_text(head + MARK + "\n\n" + md, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,392 @@
+"""Main content of a page: its non-template part, narrowed to the main block.
+
+temex knows a site's template (TeMex paper §1.1: the template has "regions
+where the main content must be inserted"); what remains of a page after the
+template is removed is its own part. That part may still hold per-page noise:
+user comments, per-page "related links" boxes, share bars, tag lists. This
+module keeps the page's *main content*: the blocks (:mod:`temex.blocks`) that
+survive site-level evidence, inside the region that page-level evidence marks
+as the main block.
+
+Signals and weights (chosen on the development data in
+``/work/shared/data/content`` only, never per site; measured in
+docs/CONTENT.md)
+
+Site level
+    *Template* — a block whose element is a template node of a fitted
+    :class:`~temex.model.TemplateModel` (ETDM/TeMex) is boilerplate.
+    *Repeated text* — a block whose normalised text (:func:`temex.blocks.norm_key`)
+    occurs on at least ``repeat_min`` = 1 other page of the site is boilerplate
+    (menus, footers, "Advertisement", section names), and a block of
+    ``long_block`` = 100 characters or more must occur on 2 other pages (a
+    paragraph quoted as a teaser elsewhere, a page saved twice). This is the text-equality
+    evidence of :mod:`temex.detectors` without the mapping, so it can be
+    applied to any page of a site in O(n) once the site's block texts are
+    counted, :class:`SiteIndex`).
+Page level
+    *Link density* — a block with more than ``max_link_density`` = 0.5 of
+    its characters inside ``<a>`` is boilerplate (Kohlschütter et al. 2010,
+    "Boilerplate detection using shallow text features"), except headings
+    ``h1``–``h3`` (linked titles).
+    *Region* — each block weighs its character count, ``+1`` per character
+    when kept, ``-penalty`` = 1 per character when boilerplate; the main
+    block is the element whose subtree has the largest total weight
+    (a maximum-weight subtree, the tree analogue of the densest region of
+    Finn et al. 2001's body-text extraction). Only kept blocks inside it are
+    output.
+    *Records* — a block inside a *teaser record* is boilerplate: one of at
+    least 3 same-tag siblings holding at least 2 blocks, one of them mostly
+    link text (linked title or author name), and fewer than ``records`` = 400
+    characters (related-story lists, comment threads), unless it holds the
+    anchor (below).
+    *Names* — a subtree whose ``id``/``class`` words start with a word of
+    :data:`NEGATIVE_NAMES` (comments, related links, share bars, sidebars,
+    widgets ...) is boilerplate, unless it contains the *anchor*, the kept
+    block with the most non-link text, each negatively named ancestor
+    dividing its weight by 4 (classes ``js-*`` are script hooks and ignored):
+    it is the article body's, whatever its wrapper is called
+    (``<body class="has-sidebar">``).
+    *Title* — the page's main heading (the first kept ``h1``, else ``h2``,
+    outside the region but before it) is added in front of it: content
+    regions of news sites often start below the headline.
+
+Cost: O(n) per page once the site's block texts are counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .blocks import Blocks, block_text, page_blocks
+from .dom import Document
+from .model import TemplateModel
+
+__all__ = ["ContentParams", "SiteIndex", "Content", "extract_content", "select_blocks",
+           "content_text", "content_markdown", "content_html", "content_json",
+           "NEGATIVE_NAMES"]
+
+#: Word prefixes of ``id``/``class`` values that mark per-page noise.
+NEGATIVE_NAMES = ("comment", "disqus", "respond", "reply", "share", "sharing", "social",
+                  "related", "sidebar", "widget", "promo", "sponsor", "advert", "breadcrumb",
+                  "cookie", "newsletter", "subscribe", "popup", "modal", "footer", "nav",
+                  "menu", "tags", "tagcloud", "trackback", "pingback", "recommend", "outbrain",
+                  "taboola", "yarpp", "most-popular", "mostpopular")
+_NAME_SPLIT = re.compile(r"[^a-z]+")
+_HEADINGS = frozenset({"h1", "h2", "h3"})
+
+
+@dataclass(frozen=True)
+class ContentParams:
+    """Weights of :mod:`temex.content` (see the module docstring)."""
+
+    repeat_min: int = 1
+    max_link_density: float = 0.5
+    penalty: float = 1.0
+    names: bool = True
+    records: int = 400
+    long_block: int = 100
+    title: bool = True
+
+
+class SiteIndex:
+    """Site-level evidence: in how many pages of the site each block text occurs.
+
+    Parameters
+    ----------
+    docs : iterable of Document
+        Pages of the site (the page to extract may be among them: its own
+        occurrence is discounted by :meth:`repeated`).
+    """
+
+    def __init__(self, docs: Iterable[Document] = ()) -> None:
+        self.df: Counter[str] = Counter()
+        self.n_pages = 0
+        for d in docs:
+            self.add(d)
+
+    def add(self, doc: Document) -> None:
+        """Count the block texts of one more page."""
+        self.df.update(set(page_blocks(doc).key))
+        self.n_pages += 1
+
+    def repeated(self, blocks: Blocks, repeat_min: int = 1, member: bool = True,
+                 long_block: int = 0) -> list[bool]:
+        """Blocks whose text occurs on at least ``repeat_min`` other pages
+        (``repeat_min + 1`` for blocks of ``long_block`` characters or more,
+        when ``long_block`` > 0). ``member``: the page itself was added to the
+        index."""
+        own = 1 if member else 0
+        df = self.df
+        big = long_block if long_block > 0 else 1 << 60
+        return [df.get(k, 0) - own >= repeat_min + (c >= big)
+                for k, c in zip(blocks.key, blocks.chars)]
+
+
+@dataclass
+class Content:
+    """The main content of one page.
+
+    Attributes
+    ----------
+    doc : Document
+    blocks : Blocks
+    chosen : list of int
+        Indices of the kept blocks, in document order.
+    region : int
+        The main block's element (-1 when nothing was kept).
+    reason : str
+        Why the result is empty, or "".
+    stats : dict
+    """
+
+    doc: Document | None
+    blocks: Blocks | None
+    chosen: list[int]
+    region: int = -1
+    reason: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        if self.doc is None or self.blocks is None:
+            return []
+        out = []
+        for b in self.chosen:
+            t = block_text(self.doc, self.blocks, b)
+            if t:
+                out.append(t)
+        return out
+
+    def text(self) -> str:
+        """One block per line (the format of the gold files)."""
+        return "\n".join(self.lines())
+
+    def markdown(self) -> str:
+        if self.doc is None or self.blocks is None:
+            return ""
+        out = []
+        for b in self.chosen:
+            t = block_text(self.doc, self.blocks, b)
+            if not t:
+                continue
+            tag = self.doc.tag[self.blocks.node[b]]
+            if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+                t = "#" * int(tag[1]) + " " + t
+            elif tag == "li":
+                t = "- " + t
+            elif tag == "blockquote":
+                t = "> " + t
+            out.append(t)
+        return "\n\n".join(out)
+
+    def html(self) -> str:
+        """HTML of the kept blocks' elements, one per line (a block element
+        nested in a kept block is output once, with its parent)."""
+        if self.doc is None or self.blocks is None:
+            return ""
+        doc, out, last_end = self.doc, [], -1
+        for b in self.chosen:
+            node = self.blocks.node[b]
+            if node < last_end:
+                continue
+            out.append(doc.elements[node].html or "")
+            last_end = node + doc.size[node]
+        return "\n".join(out)
+
+    def report(self) -> dict[str, Any]:
+        d = self.doc
+        return {"page": d.url if d else None, "empty": not self.chosen,
+                "reason": self.reason, "blocks": len(self.blocks) if self.blocks else 0,
+                "kept_blocks": len(self.chosen),
+                "region": d.path(self.region) if d is not None and self.region >= 0 else None,
+                "text": self.text(), **self.stats}
+
+
+def _negative_name(doc: Document, i: int) -> bool:
+    if not doc.id[i] and not doc.classes[i]:
+        return False
+    for value in (doc.id[i], *doc.classes[i]):
+        low = value.lower()
+        if low.startswith("js-"):  # behaviour hooks, not names of a part
+            continue
+        for word in _NAME_SPLIT.split(low):
+            if word and word.startswith(NEGATIVE_NAMES):
+                return True
+        if "most-popular" in low:
+            return True
+    return False
+
+
+def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
+                  params: ContentParams = ContentParams()) -> tuple[list[int], int]:
+    """Kept blocks and the main region of one page (module docstring).
+
+    ``boiler[b]`` is the site-level verdict (template or repeated text) for
+    block ``b``. Returns ``(chosen, region)``.
+    """
+    n = len(blocks)
+    if not n or doc.body < 0:
+        return [], -1
+    tag, node = doc.tag, blocks.node
+    good = [not boiler[b] and (blocks.link_chars[b] <= params.max_link_density * blocks.chars[b]
+                               or tag[node[b]] in _HEADINGS) for b in range(n)]
+    body = doc.body
+    end = body + doc.size[body]
+    if params.names:
+        named = [0] * len(doc)
+        parent = doc.parent
+        for i in range(body + 1, end):
+            named[i] = named[parent[i]] + _negative_name(doc, i)
+        anchor = _anchor(blocks, good, named) if any(good) else -1
+        bad = [False] * len(doc)
+        for i in range(body + 1, end):
+            p = parent[i]
+            bad[i] = bad[p] or (_negative_name(doc, i)
+                                and not (anchor >= 0 and doc.is_ancestor(i, anchor)))
+        good = [g and not bad[node[b]] for b, g in enumerate(good)]
+    if params.records:
+        anchor = _anchor(blocks, good, [0] * len(doc)) if any(good) else -1
+        rec = _records(doc, blocks, params.records, params.max_link_density, anchor)
+        good = [g and not rec[node[b]] for b, g in enumerate(good)]
+    weight = [0.0] * len(doc)
+    pen = params.penalty
+    for b in range(n):
+        weight[node[b]] += blocks.chars[b] if good[b] else -pen * blocks.chars[b]
+    parent = doc.parent
+    for i in range(end - 1, body, -1):
+        weight[parent[i]] += weight[i]
+    region = body
+    for i in range(body, end):
+        if weight[i] > weight[region]:
+            region = i
+    r_end = region + doc.size[region]
+    chosen = [b for b in range(n) if good[b] and region <= node[b] < r_end]
+    if params.title and chosen:
+        title = _title_before(doc, blocks, good, region)
+        if title >= 0:
+            chosen.insert(0, title)
+    return chosen, region
+
+
+def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
+             anchor: int) -> list[bool]:
+    """Mask of elements inside *teaser records*: one of at least 3 same-tag
+    siblings whose subtree holds at least 2 blocks, one of them a link
+    (linked title, author name), and fewer than ``max_chars`` characters
+    (lists of related stories, comment threads); never the anchor's ancestors."""
+    n = len(doc)
+    nb = [0] * n
+    nl = [0] * n
+    ch = [0] * n
+    for b, nd in enumerate(blocks.node):
+        nb[nd] += 1
+        ch[nd] += blocks.chars[b]
+        if blocks.link_chars[b] > max_ld * blocks.chars[b]:
+            nl[nd] += 1
+    body, parent, tag = doc.body, doc.parent, doc.tag
+    end = body + doc.size[body]
+    for i in range(end - 1, body, -1):
+        p = parent[i]
+        nb[p] += nb[i]
+        nl[p] += nl[i]
+        ch[p] += ch[i]
+    out = [False] * n
+    for i in range(body + 1, end):
+        p = parent[i]
+        if out[p]:
+            out[i] = True
+            continue
+        if nb[i] < 2 or not nl[i] or ch[i] >= max_chars or doc.is_ancestor(i, anchor):
+            continue
+        t = tag[i]
+        same = 0
+        for c in doc.children[p]:
+            if tag[c] == t and nb[c]:
+                same += 1
+        out[i] = same >= 3
+    return out
+
+
+def _anchor(blocks: Blocks, good: list[bool], named: list[int]) -> int:
+    """Element of the kept block with the most non-link text, each negatively
+    named ancestor dividing its weight by 4; -1 if none."""
+    best, anchor = 0.0, -1
+    for b, nd in enumerate(blocks.node):
+        if good[b]:
+            w = (blocks.chars[b] - blocks.link_chars[b]) * 0.25 ** named[nd]
+            if w > best:
+                best, anchor = w, nd
+    return anchor
+
+
+def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) -> int:
+    """The first kept ``h1`` block before ``region`` (else ``h2``), or -1."""
+    for want in ("h1", "h2"):
+        for b in range(len(blocks)):
+            nd = blocks.node[b]
+            if nd >= region:
+                break
+            if good[b] and doc.tag[nd] == want:
+                return b
+    return -1
+
+
+def extract_content(doc: Document, site: SiteIndex | None = None,
+                    template: Sequence[bool] | None = None,
+                    params: ContentParams = ContentParams(), member: bool = True) -> Content:
+    """Main content of ``doc``.
+
+    Parameters
+    ----------
+    doc : Document
+    site : SiteIndex, optional
+        Block-text counts of the site's pages (``member``: ``doc`` is one of
+        them).
+    template : list of bool, optional
+        Template mask over ``doc`` (a fitted model's ``template``).
+    params : ContentParams
+    """
+    if doc.body < 0:
+        return Content(doc, None, [], reason="page has no body")
+    blocks = page_blocks(doc)
+    if not len(blocks):
+        return Content(doc, blocks, [], reason="page has no visible text")
+    boiler = [False] * len(blocks)
+    if site is not None:
+        boiler = site.repeated(blocks, params.repeat_min, member, params.long_block)
+    if template is not None:
+        for b, nd in enumerate(blocks.node):
+            if template[nd] or all(template[i] for i in blocks.pieces[b]):
+                boiler[b] = True
+    chosen, region = select_blocks(doc, blocks, boiler, params)
+    reason = "" if chosen else "every text block is boilerplate"
+    return Content(doc, blocks, chosen, region, reason)
+
+
+def _from_model(model: TemplateModel, params: ContentParams) -> Content:
+    return extract_content(model.key, None, model.template, params)
+
+
+def content_text(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
+    """Main content of a fitted model's key page, one block per line (drop-in
+    for :func:`temex.render.content_text`)."""
+    return _from_model(model, params).text()
+
+
+def content_markdown(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
+    """Main content of a fitted model's key page as Markdown."""
+    return _from_model(model, params).markdown()
+
+
+def content_html(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
+    """Main content of a fitted model's key page as HTML fragments."""
+    return _from_model(model, params).html()
+
+
+def content_json(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
+    """Main content of a fitted model's key page as a JSON report."""
+    return json.dumps(_from_model(model, params).report(), indent=2, ensure_ascii=False)
