@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..equality import EQUALITIES
+from ..explore import DEFAULT_N
 from .jobs import OUTPUTS, JobManager, JobsFull, UrlOptions
 from .security import APP_CSP, SANDBOX_CSP, Limits, UrlRefused, security_headers
 from .views import VIEWS, view_html
@@ -194,7 +195,7 @@ _OPTIONS_SCHEMA = {
     "type": "object", "required": ["url"], "additionalProperties": False,
     "properties": {
         "url": {"type": "string", "format": "uri", "description": "key page (http/https)"},
-        "n": {"type": "integer", "minimum": 1, "default": 2,
+        "n": {"type": "integer", "minimum": 1, "default": DEFAULT_N,
               "description": "CS size: pages sharing the template to find (capped)"},
         "max_loads": {"type": "integer", "minimum": 2, "default": 10,
                       "description": "pages requested, key page included (capped)"},

@@ -27,6 +27,7 @@ from typing import Any
 from ..api import ExtractOptions
 from ..detectors import get_detector
 from ..errors import PageLoadError, TemexError
+from ..explore import DEFAULT_N
 from ..model import TemplateModel
 from ..render import FORMATS, render, report
 from .security import JobSlots, Limits, check_url
@@ -72,7 +73,7 @@ class UrlOptions:
     """Options of a URL extraction (the page's form, the API body, CLI flags)."""
 
     url: str
-    n: int = 2                 #: CS size sought (pages compared with the key page)
+    n: int = DEFAULT_N         #: CS size sought (pages compared with the key page)
     max_loads: int = 10        #: pages requested, key page included
     method: str = "vote"
     equality: str = "text"
