@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import __version__
 from .api import DEFAULT_N_PAGES, ExtractOptions, extract_files
+from .cli_batch import BATCH_COMMANDS, add_batch_parsers
 from .equality import EQUALITIES
 from .errors import TemexError
 from .render import FORMATS, render
@@ -87,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run temex on the demo site shipped with it")
     demo.add_argument("-o", "--output", metavar="DIR", default="temex-demo",
                       help="folder for the outputs (default: ./temex-demo)")
+    add_batch_parsers(sub)
     return parser
 
 
@@ -173,7 +175,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo}
+    commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo, **BATCH_COMMANDS}
     try:
         return commands[args.command](args)
     except TemexError as e:
