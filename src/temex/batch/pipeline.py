@@ -89,13 +89,18 @@ def _fit_clusters(task: SiteTask) -> tuple[list[Any], list[SavedTemplate | None]
         saved = SavedTemplate.load(opt.template)
         return [None], [saved]
     docs = []
+    seen: set[int] = set()
     for e in task.entries:
         if len(docs) >= opt.sample:
             break
         try:
-            docs.append(_load(e))
-        except (RecordError, ParseError, OSError, ValueError):
+            doc = _load(e)
+        except (RecordError, ParseError, OSError, ValueError, KeyError):
             continue
+        if doc.subtree_hash[0] in seen:  # the same page twice proves no template
+            continue
+        seen.add(doc.subtree_hash[0])
+        docs.append(doc)
     if not docs:
         return [], []
     groups = cluster(docs, opt.cluster_threshold)
