@@ -123,6 +123,16 @@ def _fit_clusters(task: SiteTask) -> tuple[list[Any], list[SavedTemplate | None]
     return leaders, saved
 
 
+def _max_rss_mb() -> float:
+    """Peak resident memory of this (worker) process so far, MB (Linux: KB units)."""
+    try:
+        import resource
+
+        return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    except (ImportError, OSError):  # pragma: no cover - non-Unix
+        return 0.0
+
+
 def run_site(task: SiteTask) -> dict[str, Any]:
     """Strip every record of one site; write its rows, templates and done-marker.
 
@@ -168,7 +178,7 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         n_ok += 1
     writer.close()
     result = {"pages": n_ok, "errors": n_err, "clusters": len(saved),
-              "seconds": round(time.perf_counter() - t0, 3)}
+              "seconds": round(time.perf_counter() - t0, 3), "max_rss_mb": _max_rss_mb()}
     mark_done(out, task.site, result)
     return result
 
@@ -209,6 +219,7 @@ def run_batch(inputs: list[str], outdir: str | Path, options: BatchOptions | Non
     tasks.sort(key=lambda t: -len(t.entries))  # big sites first: better packing
     t_index = time.perf_counter() - t0
     n_pages = n_errors = 0
+    peak = 0.0
     total = sum(len(t.entries) for t in tasks)
     for k, (task, res) in enumerate(run_tasks(run_site, tasks, engine, workers, scheduler), 1):
         if isinstance(res, BaseException):
@@ -217,6 +228,7 @@ def run_batch(inputs: list[str], outdir: str | Path, options: BatchOptions | Non
             res = _crash_rows(task, res)
         n_pages += res["pages"]
         n_errors += res["errors"]
+        peak = max(peak, float(res.get("max_rss_mb", 0.0)))
         if progress:
             el = time.perf_counter() - t0
             print(f"temex batch: [{k}/{len(tasks)} sites] {task.site}: {res['pages']} pages, "
@@ -229,7 +241,7 @@ def run_batch(inputs: list[str], outdir: str | Path, options: BatchOptions | Non
                "sites": len(sites), "sites_skipped_done": skipped,
                "seconds": round(seconds, 3), "index_seconds": round(t_index, 3),
                "pages_per_second": round((n_pages + n_errors) / seconds, 2) if seconds else 0.0,
-               "engine": engine, "options": asdict(opt)}
+               "worker_peak_rss_mb": peak, "engine": engine, "options": asdict(opt)}
     (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     if progress:
         print(f"temex batch: finished: {summary['records']} records -> {summary['pages']} "
