@@ -6,7 +6,8 @@
     content; F = 2PR/(P+R) over S and T. *content F1*: bag-of-words token F1 of
     the predicted content against the gold text. One key page per site (its
     first page), the sample = the s pages of the site most similar to it
-    (``pool.rank_by_similarity``, as the batch pipeline clusters); sites with
+    among those of its template cluster (structure similarity >= 0.5, the
+    batch pipeline's rule; ``pool.rank_by_similarity``); sites with
     fewer than s + 1 pages use all they have (marked in the table by the
     mean sample actually used).
 (b) Throughput of strip-only (saved template applied + content + Markdown
@@ -38,7 +39,7 @@ from temex.detectors import IntersectDetector, VoteDetector
 from temex.dom import parse
 from temex.evaluate import NoGoldError, gold_mask, load_site, url_to_file
 from temex.model import TemplateModel
-from temex.pool import html_files, rank_by_similarity, unusable
+from temex.pool import html_files, rank_by_similarity, similarity, unusable
 from temex.render import content_markdown, content_text
 from temex.rtdm import RTDMDetector
 from temex.saved import SavedTemplate, apply
@@ -100,6 +101,13 @@ def content_sites(data: Path, min_pages: int = 8) -> list[tuple[str, str, list[P
     return out
 
 
+def same_template(key, docs, threshold: float = 0.5):  # noqa: ANN001, ANN201
+    """Pages of the key's template cluster (structure similarity >= threshold,
+    the batch pipeline's clustering rule); all pages if fewer than 2 qualify."""
+    near = [d for d in docs if similarity(key, d) >= threshold]
+    return near if len(near) >= 2 else docs
+
+
 def eval_site(args: tuple[str, str, list[Path], tuple[int, ...]]) -> list[dict]:
     ds, site, files, sizes = args
     docs = []
@@ -112,7 +120,7 @@ def eval_site(args: tuple[str, str, list[Path], tuple[int, ...]]) -> list[dict]:
             docs.append((f, d))
     f0, key = docs[0]
     gold = f0.with_suffix(".txt").read_text("utf-8")
-    others = [d for _, d in docs[1:]]
+    others = same_template(key, [d for _, d in docs[1:]])
     rows = []
     for s in sizes:
         pages = rank_by_similarity(key, others, s)
@@ -147,6 +155,7 @@ def eval_shared_site(args: tuple[Path, tuple[int, ...]]) -> list[dict]:
             continue
         if not unusable(d):
             docs.append(d)
+    docs = same_template(key, docs)
     rows = []
     for s in sizes:
         pages = rank_by_similarity(key, docs, s)
@@ -257,13 +266,41 @@ def bench_throughput(sites: list[tuple[str, str, list[Path]]]) -> str:
         out = Path(tempfile.mkdtemp(prefix="temex-bench-"))
         try:
             s = run_batch(folders, out, BatchOptions(), workers=w, progress=False)
+            if w == 1:
+                quality = batch_quality(out)
         finally:
             shutil.rmtree(out, ignore_errors=True)
         lines.append(f"| run_batch end to end (index, cluster, fit, strip, write), {w} "
                      f"worker{'s' if w > 1 else ''} | {s['pages']} | {s['seconds']:.2f} | "
                      f"{s['pages_per_second']:.1f} |")
         mem.append((w, s["worker_peak_rss_mb"]))
-    return "\n".join(lines), mem
+    return "\n".join(lines) + "\n\n" + quality, mem
+
+
+def batch_quality(out: Path) -> str:
+    """Content F1 of ``run_batch`` rows (every page stripped with its cluster's
+    saved template, most never seen by the fit) against the gold text."""
+    per: dict[str, list[float]] = {}
+    fitted: dict[str, list[bool]] = {}
+    for f in (out / "sites").glob("*.jsonl"):
+        for line in f.read_text().splitlines():
+            r = json.loads(line)
+            src = Path(r["source"])
+            ds = src.parent.parent.name
+            if "error" in r:
+                per.setdefault(ds, []).append(0.0)
+                continue
+            gold = src.with_suffix(".txt").read_text("utf-8")
+            per.setdefault(ds, []).append(prf(Counter(toks(r["content"])), Counter(toks(gold))))
+            fitted.setdefault(ds, []).append(r["stats"]["fitted"])
+    lines = ["Content F1 of `run_batch` output (default options: sample 24, vote, "
+             "4 pages per key) against gold, every page of the dataset:", "",
+             "| dataset | pages | content F1 (mean) | pages with a fitted template |",
+             "|---|---|---|---|"]
+    for ds, v in sorted(per.items()):
+        fz = fitted.get(ds, [])
+        lines.append(f"| {ds} | {len(v)} | {sum(v) / len(v):.3f} | {sum(fz)}/{len(v)} |")
+    return "\n".join(lines)
 
 
 def bench_memory(sites: list[tuple[str, str, list[Path]]]) -> str:

@@ -10,9 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from temex.batch import BatchOptions, index_inputs, run_batch
-from temex.batch.writers import site_filename
-from temex.cli import main
+pytest.importorskip("fastwarc", reason="temex batch needs fastwarc (pip install temex[batch])")
+pytest.importorskip("warcio", reason="the WARC fixtures are written with warcio")
+pytest.importorskip("publicsuffixlist", reason="site grouping needs publicsuffixlist")
+
+from temex.batch import BatchOptions  # noqa: E402, index_inputs, run_batch
+from temex.batch.writers import site_filename  # noqa: E402
+from temex.cli import main  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
               pytest.mark.filterwarnings("ignore::ResourceWarning"),
