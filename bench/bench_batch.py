@@ -52,8 +52,9 @@ _TOK = re.compile(r"\w+", re.UNICODE)
 
 def data_dir() -> Path:
     env = os.environ.get("TEMEX_DATA")
+    repo_parent = Path(__file__).resolve().parents[2]
     for c in ([Path(env)] if env else []) + [Path("/work/shared/data"),
-                                             Path(__file__).resolve().parents[2] / "shared" / "data"]:
+                                             repo_parent / "shared" / "data"]:
         if (c / "content").is_dir():
             return c
     sys.exit("shared data not found (set TEMEX_DATA)")
@@ -218,8 +219,8 @@ def table_chunks(sites: list[tuple[str, str, list[Path]]], s: int = 8) -> str:
     import math
 
     rows = [chunk_measures((d, n, f, s)) for d, n, f in sites]
-    out = [f"| dataset | sites | avg template fraction (atf) | template discovery ratio "
-           f"(ttdr) | template chunks |", "|---|---|---|---|---|"]
+    out = ["| dataset | sites | avg template fraction (atf) | template discovery ratio "
+           "(ttdr) | template chunks |", "|---|---|---|---|---|"]
     for ds in sorted({r["dataset"] for r in rows}):
         rs = [r for r in rows if r["dataset"] == ds]
         tt = [r["ttdr"] for r in rs if not math.isnan(r["ttdr"])]

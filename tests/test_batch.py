@@ -14,7 +14,7 @@ pytest.importorskip("fastwarc", reason="temex batch needs fastwarc (pip install 
 pytest.importorskip("warcio", reason="the WARC fixtures are written with warcio")
 pytest.importorskip("publicsuffixlist", reason="site grouping needs publicsuffixlist")
 
-from temex.batch import BatchOptions  # noqa: E402, index_inputs, run_batch
+from temex.batch import BatchOptions, index_inputs, run_batch  # noqa: E402
 from temex.batch.writers import site_filename  # noqa: E402
 from temex.cli import main  # noqa: E402
 

@@ -87,8 +87,6 @@ def test_real_site_measures():
     data = data_dir()
     if data is None:
         pytest.skip("shared data not found (set TEMEX_DATA)")
-    from temex.evaluate import gold_mask  # noqa: F401 - gold here is text, not selectors
-
     files = sorted((data / "content" / "dragnet" / "zenhabits.net").glob("*.html"))[:8]
     docs = [parse(f.read_bytes(), str(f)) for f in files]
     det = ChunksDetector().fit(docs[0], docs[1:])
