@@ -111,7 +111,7 @@ def _align(a: int, b: int, d1: Document, d2: Document,
     m, n = len(A2), len(B2)
     if m * n > max_cells:  # greedy: identical subtrees in order, the rest edited
         cost = 0
-        pos = {}
+        pos: dict[int, list[int]] = {}
         for j, d in enumerate(B2):
             pos.setdefault(h2[d], []).append(j)
         j0 = 0

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..detectors import VoteDetector
-from ..dom import parse
+from ..dom import Document, parse
 from ..errors import ParseError
 from ..model import TemplateModel
 from ..pool import rank_by_similarity, unusable
@@ -86,9 +86,8 @@ def _fit_clusters(task: SiteTask) -> tuple[list[Any], list[SavedTemplate | None]
     """Leaders and saved templates of the site's template clusters."""
     opt = task.options
     if opt.template:
-        saved = SavedTemplate.load(opt.template)
-        return [None], [saved]
-    docs = []
+        return [None], [SavedTemplate.load(opt.template)]
+    docs: list[Document] = []
     seen: set[int] = set()
     for e in task.entries:
         if len(docs) >= opt.sample:

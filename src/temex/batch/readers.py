@@ -24,6 +24,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from fastwarc.warc import ArchiveIterator, WarcRecordType
 
@@ -128,13 +129,12 @@ def _index_jsonl(p: Path) -> Iterator[Entry]:
                 yield Entry("jsonl", str(p), start, error=f"malformed JSON line: {e}"[:200])
 
 
-def _find_next(f: object, start: int, magic: bytes) -> int:
+def _find_next(fh: BinaryIO, start: int, magic: bytes) -> int:
     """Offset of the next ``magic`` at or after ``start``, -1 at end of file."""
-    fh = f  # a binary file object
-    fh.seek(start)  # type: ignore[attr-defined]
+    fh.seek(start)
     pos, tail = start, b""
     while True:
-        chunk = fh.read(1 << 20)  # type: ignore[attr-defined]
+        chunk = fh.read(1 << 20)
         if not chunk:
             return -1
         data = tail + chunk
@@ -228,7 +228,7 @@ def read_entry(e: Entry) -> tuple[bytes, str | None]:
             raise RecordError(f"corrupt WARC record: {err}") from None
         declared = rec.headers.get("Content-Length")
         if is_http:
-            status = rec.http_headers.status_code if rec.http_headers else 0
+            status = (rec.http_headers.status_code or 0) if rec.http_headers else 0
             if not 200 <= status < 300:
                 raise RecordError(f"HTTP status {status}, not a page")
             ctype = (rec.http_content_type or "").lower()
