@@ -7,7 +7,7 @@ import temex
 
 def test_exported_members() -> None:
     assert sorted(temex.__all__) == sorted([
-        "Document", "IntersectDetector", "ModelFormatError", "NotFittedError",
+        "ChunksDetector", "Document", "IntersectDetector", "RTDMDetector", "ModelFormatError", "NotFittedError",
         "PageLoadError", "ParameterError", "ParseError", "TemexError", "TemplateModel",
         "VoteDetector", "etdm", "get_detector", "get_equality", "parse",
     ])

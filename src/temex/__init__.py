@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from .chunks import ChunksDetector
 from .detectors import IntersectDetector, VoteDetector, get_detector
 from .dom import Document, parse
 from .equality import get_equality
@@ -22,8 +23,10 @@ from .errors import (
 )
 from .mapping import etdm
 from .model import TemplateModel
+from .rtdm import RTDMDetector
 
 __all__ = [
+    "ChunksDetector",
     "Document",
     "IntersectDetector",
     "ModelFormatError",
@@ -31,6 +34,7 @@ __all__ = [
     "PageLoadError",
     "ParameterError",
     "ParseError",
+    "RTDMDetector",
     "TemexError",
     "TemplateModel",
     "VoteDetector",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .detectors import get_detector
+from .detectors import METHOD_PARAMS, get_detector
 from .dom import Document, parse
 from .errors import PageLoadError, ParseError
 from .model import TemplateModel
@@ -41,11 +41,11 @@ class ExtractOptions:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def detector_params(self) -> dict[str, Any]:
-        params: dict[str, Any] = {"equality": self.equality, "evidence": self.evidence,
-                                  "region": self.region}
-        if self.method == "vote":
-            params["threshold"] = self.threshold
-        return params
+        """The options the chosen method takes (``detectors.METHOD_PARAMS``)."""
+        given: dict[str, Any] = {"equality": self.equality, "evidence": self.evidence,
+                                 "region": self.region, "threshold": self.threshold}
+        accepted = METHOD_PARAMS.get(self.method, ())
+        return {k: v for k, v in given.items() if k in accepted}
 
 
 def load_key_file(path: str | Path) -> Document:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import __version__
 from .api import DEFAULT_N_PAGES, ExtractOptions, extract_files
+from .cli_batch import BATCH_COMMANDS, add_batch_parsers
 from .cli_content import add_content_parser
 from .cli_explore import add_candidates_parser, add_explore_arguments, explore_from_args, is_url
 from .cli_serve import add_serve_parser, add_url_arguments, extract_url_command, run_serve
@@ -38,8 +39,9 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 def _add_method_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("extraction")
-    g.add_argument("--method", choices=["vote", "intersect"], default="vote",
-                   help="vote: TeMex majority vote (default); intersect: ETDM paper Alg. 2")
+    g.add_argument("--method", choices=["vote", "intersect", "rtdm", "chunks"], default="vote",
+                   help="vote: TeMex majority vote (default); intersect: ETDM paper Alg. 2; "
+                        "rtdm: RTDM-TD (Vieira et al.); chunks: text-chunk document frequency")
     g.add_argument("--equality", choices=sorted(EQUALITIES), default="text",
                    help="node equality relation (default: text)")
     g.add_argument("--threshold", type=float, default=0.5,
@@ -103,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="folder for the outputs (default: ./temex-demo)")
     add_serve_parser(sub)
     add_content_parser(sub)
+    add_batch_parsers(sub)
     return parser
 
 
@@ -225,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     commands = {"extract": cmd_extract, "eval": cmd_eval, "demo": cmd_demo,
-                "serve": run_serve}
+                "serve": run_serve, **BATCH_COMMANDS}
     try:
         if args.command in commands:
             return commands[args.command](args)

@@ -364,14 +364,37 @@ def subdocument(doc: Document, keep: list[bool]) -> tuple[Document, list[int]]:
     return sub, index
 
 
-DETECTORS: dict[str, type[_BaseDetector]] = {
+DETECTORS: dict[str, type[Any]] = {
     "vote": VoteDetector,
     "intersect": IntersectDetector,
 }
 
 
-def get_detector(method: str, **params: Any) -> _BaseDetector:
-    """Build the detector called ``method`` with ``params``."""
+def _register_collection_detectors() -> None:
+    """RTDM-TD and table-text-chunk detectors (issue 5) live in their own
+    modules, which import this one; they are registered on first use."""
+    if "rtdm" not in DETECTORS:
+        from .chunks import ChunksDetector
+        from .rtdm import RTDMDetector
+
+        DETECTORS["rtdm"] = RTDMDetector
+        DETECTORS["chunks"] = ChunksDetector
+
+
+#: Parameters each method accepts from :class:`temex.api.ExtractOptions`.
+METHOD_PARAMS = {
+    "vote": ("equality", "threshold", "evidence", "region", "max_cells"),
+    "intersect": ("equality", "evidence", "region", "max_cells"),
+    "rtdm": ("region", "max_cells"),
+    "chunks": ("threshold", "tag_path", "boundary", "alt", "region"),
+}
+
+
+def get_detector(method: str, **params: Any) -> Any:
+    """Build the detector called ``method`` (``vote``, ``intersect``, ``rtdm``,
+    ``chunks``) with ``params``; every detector has ``fit(key, pages)``
+    returning itself and a ``model_`` TemplateModel."""
+    _register_collection_detectors()
     cls = DETECTORS.get(method)
     if cls is None:
         raise ParameterError("method", f"one of {sorted(DETECTORS)}", method)

@@ -1,0 +1,102 @@
+"""Grouping: records by site, then pages of a site by template cluster.
+
+Site: the registrable domain of the record's URL (public suffix list, private
+section included, so ``adwords.blogspot.com`` and ``news.blogspot.com`` are two
+sites, ``news.bbc.co.uk`` and ``www.bbc.co.uk`` one); IP addresses and single
+labels are their own site. A local file without URL belongs to the first
+folder under the input folder it was found in (a folder of site folders gives
+one site each), or to the input folder itself.
+
+Template clusters (one site with several templates: articles, blog, forum;
+RTDM paper §7 "multiple templates" future work): greedy leader clustering of a
+sample by :func:`temex.pool.similarity` (Jaccard of ``tag.class``/``tag#id``
+vocabularies): a page joins the most similar leader at or above
+``threshold``, else starts a cluster. Every later page goes to its most similar
+leader. Cost O(pages × clusters × vocabulary).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from ..dom import Document
+from ..pool import similarity
+from .readers import Entry
+
+__all__ = ["site_of_url", "site_of_entry", "group_by_site", "cluster", "nearest"]
+
+
+@lru_cache(maxsize=1)
+def _psl():  # type: ignore[no-untyped-def]
+    from publicsuffixlist import PublicSuffixList
+
+    return PublicSuffixList()
+
+
+@lru_cache(maxsize=65536)
+def site_of_url(url: str) -> str | None:
+    """Registrable domain of ``url`` (lower case), None without a host."""
+    try:
+        host = (urlsplit(url.strip()).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return None
+    if not host:
+        return None
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    return _psl().privatesuffix(host) or host
+
+
+def site_of_entry(e: Entry) -> str:
+    """Site key of an entry (see module docstring)."""
+    if e.url:
+        s = site_of_url(e.url)
+        if s:
+            return s
+    if e.kind == "file" and e.root:
+        rel = Path(e.path).relative_to(e.root) if Path(e.path).is_relative_to(e.root) else None
+        if rel is not None and len(rel.parts) > 1:
+            return "dir:" + str(Path(e.root).resolve() / rel.parts[0])
+        return "dir:" + str(Path(e.root).resolve())
+    return f"{e.kind}:{e.path}"
+
+
+def group_by_site(entries: Sequence[Entry]) -> dict[str, list[Entry]]:
+    """Entries per site, in input order (sites in order of first record)."""
+    out: dict[str, list[Entry]] = {}
+    for e in entries:
+        out.setdefault(site_of_entry(e), []).append(e)
+    return out
+
+
+def cluster(docs: Sequence[Document], threshold: float = 0.5) -> list[list[int]]:
+    """Greedy leader clustering of ``docs`` (indices; leaders first)."""
+    clusters: list[list[int]] = []
+    for k, d in enumerate(docs):
+        best, best_s = -1, -1.0
+        for c, members in enumerate(clusters):
+            s = similarity(docs[members[0]], d)
+            if s > best_s:
+                best, best_s = c, s
+        if best >= 0 and best_s >= threshold:
+            clusters[best].append(k)
+        else:
+            clusters.append([k])
+    return clusters
+
+
+def nearest(leaders: Sequence[Document], doc: Document) -> tuple[int, float]:
+    """Index of the most similar leader and the similarity."""
+    best, best_s = -1, -1.0
+    for c, lead in enumerate(leaders):
+        s = similarity(lead, doc)
+        if s > best_s:
+            best, best_s = c, s
+    return best, best_s

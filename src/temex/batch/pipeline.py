@@ -1,0 +1,251 @@
+"""The batch pipeline: index, group by site, fit once per template, strip all.
+
+Steps (RTDM paper §1, §5: "the costly process of template detection is
+performed over a small set of sample pages. Then, the derived template is
+removed from the remaining pages"):
+
+1. :func:`temex.batch.readers.index_inputs`: every record located as (file,
+   offset), no bytes kept.
+2. Group by site (:mod:`temex.batch.grouping`); sites with a done-marker are
+   skipped (resume).
+3. One task per site (:func:`run_site`), on the chosen engine: read and parse
+   the first ``sample`` pages, cluster them by structure, fit each cluster of
+   ≥ 2 pages once (``VoteDetector``: its leader as key page against up to
+   ``n_pages`` most similar members; or a given saved template), save the
+   :class:`~temex.saved.SavedTemplate`; then stream over *all* the site's
+   records: parse, pick the nearest cluster, :func:`temex.saved.apply`,
+   render content and Markdown; write rows and the done-marker.
+4. Summary: every input record produced a row or an error row; the totals are
+   printed on stderr and written to ``summary.json``.
+
+Cost: per site O(sample fits) + O(n) per page for apply and render; pages are
+parsed once (the sample twice).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..detectors import VoteDetector
+from ..dom import Document, parse
+from ..errors import ParseError
+from ..model import TemplateModel
+from ..pool import rank_by_similarity, unusable
+from ..render import content_markdown, content_text
+from ..saved import SavedTemplate, apply
+from .engines import run_tasks
+from .grouping import cluster, group_by_site, nearest
+from .readers import Entry, RecordError, index_inputs, read_entry
+from .writers import SiteWriter, is_done, mark_done, site_filename, write_jsonl_atomic
+
+__all__ = ["BatchOptions", "SiteTask", "run_site", "run_batch"]
+
+
+@dataclass
+class BatchOptions:
+    """Knobs of a batch run (CLI flags of ``temex batch``)."""
+
+    sample: int = 24          # pages per site read first to cluster and fit
+    n_pages: int = 4          # pages compared with each cluster's key page
+    cluster_threshold: float = 0.5
+    min_cluster: int = 2      # smaller clusters join the nearest larger one
+    output_format: str = "jsonl"
+    markdown: bool = True
+    template: str | None = None   # a saved template for every site (no fit)
+    detector: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SiteTask:
+    site: str
+    entries: list[Entry]
+    outdir: str
+    options: BatchOptions
+
+
+def _row_error(e: Entry, site: str, reason: str) -> dict[str, Any]:
+    return {"url": e.url, "source": e.source, "site": site, "error": reason}
+
+
+def _load(e: Entry):  # type: ignore[no-untyped-def]
+    data, charset = read_entry(e)
+    doc = parse(data, url=e.url or e.path, declared_encoding=charset)
+    reason = unusable(doc)
+    if reason:
+        raise RecordError(reason)
+    return doc
+
+
+def _fit_clusters(task: SiteTask) -> tuple[list[Any], list[SavedTemplate | None]]:
+    """Leaders and saved templates of the site's template clusters."""
+    opt = task.options
+    if opt.template:
+        return [None], [SavedTemplate.load(opt.template)]
+    docs: list[Document] = []
+    seen: set[int] = set()
+    for e in task.entries:
+        if len(docs) >= opt.sample:
+            break
+        try:
+            doc = _load(e)
+        except (RecordError, ParseError, OSError, ValueError, KeyError):
+            continue
+        if doc.subtree_hash[0] in seen:  # the same page twice proves no template
+            continue
+        seen.add(doc.subtree_hash[0])
+        docs.append(doc)
+    if not docs:
+        return [], []
+    groups = cluster(docs, opt.cluster_threshold)
+    big = [g for g in groups if len(g) >= opt.min_cluster] or [max(groups, key=len)]
+    leaders = [docs[g[0]] for g in big]
+    members = {id(docs[g[0]]): list(g) for g in big}
+    for g in groups:  # small clusters join their nearest big cluster
+        if len(g) < opt.min_cluster and g not in big:
+            c, _ = nearest(leaders, docs[g[0]])
+            members[id(leaders[c])].extend(g)
+    saved: list[SavedTemplate | None] = []
+    for lead in leaders:
+        others = [docs[k] for k in members[id(lead)] if docs[k] is not lead]
+        if not others:
+            saved.append(None)
+            continue
+        pages = rank_by_similarity(lead, others, opt.n_pages)
+        model = VoteDetector(**opt.detector).fit(lead, pages).model_
+        saved.append(SavedTemplate.from_models([model], site=task.site))
+    return leaders, saved
+
+
+def _max_rss_mb() -> float:
+    """Peak resident memory of this (worker) process so far, MB (Linux: KB units)."""
+    try:
+        import resource
+
+        return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    except (ImportError, OSError):  # pragma: no cover - non-Unix
+        return 0.0
+
+
+def run_site(task: SiteTask) -> dict[str, Any]:
+    """Strip every record of one site; write its rows, templates and done-marker.
+
+    Returns the site's counts (``pages``, ``errors``, ``seconds``, ``clusters``).
+    """
+    t0 = time.perf_counter()
+    out = Path(task.outdir)
+    opt = task.options
+    leaders, saved = _fit_clusters(task)
+    name = site_filename(task.site)
+    for k, st in enumerate(saved):
+        if st is not None and not opt.template:
+            (out / "templates").mkdir(parents=True, exist_ok=True)
+            st.save(out / "templates" / f"{name}.c{k}.template.json")
+    writer = SiteWriter(out, task.site, opt.output_format)
+    n_ok = n_err = 0
+    for e in task.entries:
+        try:
+            doc = _load(e)
+        except (RecordError, ParseError, OSError, ValueError, KeyError) as err:
+            writer.add(_row_error(e, task.site, str(err) or type(err).__name__))
+            n_err += 1
+            continue
+        if leaders and leaders[0] is not None:
+            c, sim = nearest(leaders, doc)
+        else:
+            c, sim = (0, 1.0) if saved else (-1, 0.0)
+        st = saved[c] if c >= 0 else None
+        mask = apply(st, doc) if st is not None else [i < doc.body for i in range(len(doc))]
+        model = TemplateModel(key=doc, template=mask, votes=[], pages=[], method="saved",
+                              params={})
+        counts = model.counts()
+        text = content_text(model)
+        row: dict[str, Any] = {"url": e.url, "source": e.source, "site": task.site,
+                               "template": f"{task.site}#c{c}" if st is not None else None,
+                               "content": text}
+        if opt.markdown:
+            row["markdown"] = content_markdown(model)
+        row["stats"] = {"nodes": counts["body_nodes"], "template_nodes": counts["template_nodes"],
+                        "content_chars": len(text), "similarity": round(sim, 3),
+                        "fitted": st is not None}
+        writer.add(row)
+        n_ok += 1
+    writer.close()
+    result = {"pages": n_ok, "errors": n_err, "clusters": len(saved),
+              "seconds": round(time.perf_counter() - t0, 3), "max_rss_mb": _max_rss_mb()}
+    mark_done(out, task.site, result)
+    return result
+
+
+def _crash_rows(task: SiteTask, exc: BaseException) -> dict[str, Any]:
+    """A task that crashed still yields one error row per record."""
+    reason = f"site task failed: {type(exc).__name__}: {exc}"[:500]
+    rows = [_row_error(e, task.site, reason) for e in task.entries]
+    write_jsonl_atomic(Path(task.outdir) / "sites" / (site_filename(task.site) + ".jsonl"),
+                       rows)
+    return {"pages": 0, "errors": len(rows), "clusters": 0, "seconds": 0.0, "crashed": True}
+
+
+def run_batch(inputs: list[str], outdir: str | Path, options: BatchOptions | None = None,
+              engine: str = "local", workers: int | None = None,
+              scheduler: str | None = None, progress: bool = True) -> dict[str, Any]:
+    """Run the whole pipeline; returns the summary (also in OUTDIR/summary.json)."""
+    opt = options or BatchOptions()
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    entries, counts = index_inputs(inputs)
+    bad = [e for e in entries if e.error and e.url is None and e.kind == "warc"]
+    write_jsonl_atomic(out / "index_errors.jsonl",
+                       [{"url": None, "source": e.source, "site": None, "error": e.error}
+                        for e in bad])
+    good = [e for e in entries if not (e.error and e.url is None and e.kind == "warc")]
+    sites = group_by_site(good)
+    tasks, skipped, done_pages, done_errors = [], 0, 0, 0
+    for site, es in sites.items():
+        marker = is_done(out, site)
+        if marker is not None:
+            skipped += 1
+            done_pages += int(marker.get("pages", 0))
+            done_errors += int(marker.get("errors", 0))
+            continue
+        tasks.append(SiteTask(site, es, str(out), opt))
+    tasks.sort(key=lambda t: -len(t.entries))  # big sites first: better packing
+    t_index = time.perf_counter() - t0
+    n_pages = n_errors = 0
+    peak = 0.0
+    total = sum(len(t.entries) for t in tasks)
+    for k, (task, res) in enumerate(run_tasks(run_site, tasks, engine, workers, scheduler), 1):
+        if isinstance(res, BaseException):
+            if progress:
+                traceback.print_exception(res, file=sys.stderr)
+            res = _crash_rows(task, res)
+        n_pages += res["pages"]
+        n_errors += res["errors"]
+        peak = max(peak, float(res.get("max_rss_mb", 0.0)))
+        if progress:
+            el = time.perf_counter() - t0
+            print(f"temex batch: [{k}/{len(tasks)} sites] {task.site}: {res['pages']} pages, "
+                  f"{res['errors']} errors | {n_pages + n_errors}/{total} records, "
+                  f"{(n_pages + n_errors) / el if el else 0:.1f} pages/s", file=sys.stderr)
+    seconds = time.perf_counter() - t0
+    summary = {"records": len(entries), "pages": n_pages + done_pages,
+               "errors": n_errors + done_errors + len(bad), "index_errors": len(bad),
+               "ignored_non_page_warc_records": counts["ignored"],
+               "sites": len(sites), "sites_skipped_done": skipped,
+               "seconds": round(seconds, 3), "index_seconds": round(t_index, 3),
+               "pages_per_second": round((n_pages + n_errors) / seconds, 2) if seconds else 0.0,
+               "worker_peak_rss_mb": peak, "engine": engine, "options": asdict(opt)}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    if progress:
+        print(f"temex batch: finished: {summary['records']} records -> {summary['pages']} "
+              f"pages stripped, {summary['errors']} errors ({len(bad)} in indexing), "
+              f"{counts['ignored']} non-page WARC records ignored; {len(sites)} sites "
+              f"({skipped} already done); {summary['pages_per_second']} pages/s",
+              file=sys.stderr)
+    return summary

@@ -1,0 +1,199 @@
+"""temex batch: WARC/JSONL/folder inputs, errors as records, resume, Dask."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastwarc", reason="temex batch needs fastwarc (pip install temex[batch])")
+pytest.importorskip("warcio", reason="the WARC fixtures are written with warcio")
+pytest.importorskip("publicsuffixlist", reason="site grouping needs publicsuffixlist")
+
+from temex.batch import BatchOptions, index_inputs, run_batch  # noqa: E402
+from temex.batch.writers import site_filename  # noqa: E402
+from temex.cli import main  # noqa: E402
+
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore::ResourceWarning"),
+              pytest.mark.filterwarnings("ignore::UserWarning"),
+              pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
+
+
+def data_dir() -> Path | None:
+    env = os.environ.get("TEMEX_DATA")
+    cands = ([Path(env)] if env else []) + [Path("/work/shared/data"),
+                                            Path(__file__).resolve().parents[2] / "shared" / "data"]
+    for c in cands:
+        if (c / "content").is_dir():
+            return c
+    return None
+
+
+SITES = {"zenhabits.net": 6, "johndcook.com": 6}
+
+
+def _pages() -> list[tuple[str, bytes]]:
+    data = data_dir()
+    if data is None:
+        pytest.skip("shared data not found (set TEMEX_DATA)")
+    out = []
+    manifest = [json.loads(line) for line in
+                (data / "content" / "dragnet" / "manifest.jsonl").read_text().splitlines()]
+    for site, n in SITES.items():
+        rows = [r for r in manifest if r["site"] == site][:n]
+        for r in rows:
+            html = (data / "content" / "dragnet" / r["html"]).read_bytes()
+            out.append((r.get("url") or f"http://{site}/{r['page']}", html))
+    return out
+
+
+def _write_warc(path: Path, records: list[tuple[str, str, bytes, str, str]]) -> list[int]:
+    """records: (warc type, url, payload, content type, http status); returns offsets."""
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buf = io.BytesIO()
+    w = WARCWriter(buf, gzip=True)
+    offsets = []
+    for kind, url, payload, ctype, status in records:
+        offsets.append(buf.tell())
+        if kind == "response":
+            h = StatusAndHeaders(status, [("Content-Type", ctype)], protocol="HTTP/1.1")
+            rec = w.create_warc_record(url, "response", payload=io.BytesIO(payload),
+                                       http_headers=h)
+        else:
+            rec = w.create_warc_record(url, kind, payload=io.BytesIO(payload),
+                                       warc_content_type=ctype)
+        w.write_record(rec)
+    path.write_bytes(buf.getvalue())
+    return offsets
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> dict:
+    d = tmp_path_factory.mktemp("corpus")
+    pages = _pages()
+    good = [("response", u, h, "text/html; charset=utf-8", "200 OK") for u, h in pages]
+    extra = [("request", "http://zenhabits.net/x", b"GET /x HTTP/1.1\r\n\r\n",
+              "application/http; msgtype=request", ""),
+             ("response", "http://zenhabits.net/logo.png", b"\x89PNG\r\n\x1a\n" + b"\0" * 64,
+              "image/png", "200 OK"),
+             ("response", "http://zenhabits.net/missing", b"<html>gone</html>", "text/html",
+              "404 Not Found"),
+             ("response", "http://johndcook.com/bin", b"\0\x01\x02" * 500, "text/html",
+              "200 OK")]
+    _write_warc(d / "main.warc.gz", good + extra)
+    # a second WARC: one corrupt gzip member in the middle, the last one truncated
+    bad_path = d / "bad.warc.gz"
+    offs = _write_warc(bad_path, good[:3] + good[6:9])
+    raw = bytearray(bad_path.read_bytes())
+    mid = offs[1] + (offs[2] - offs[1]) // 2
+    raw[mid:mid + 40] = b"\xff" * 40
+    raw = raw[: offs[5] + (len(raw) - offs[5]) // 2]
+    bad_path.write_bytes(bytes(raw))
+    # JSONL: two pages, one malformed line, one without html
+    with (d / "pages.jsonl").open("w") as f:
+        for u, h in pages[:2]:
+            f.write(json.dumps({"url": u + "?jsonl", "html": h.decode("utf-8")}) + "\n")
+        f.write("{broken json\n")
+        f.write(json.dumps({"url": "http://johndcook.com/nohtml"}) + "\n")
+    return {"dir": d, "n_good": len(good)}
+
+
+def _rows(out: Path) -> list[dict]:
+    rows = []
+    for f in sorted((out / "sites").glob("*.jsonl")):
+        rows.extend(json.loads(x) for x in f.read_text().splitlines())
+    rows.extend(json.loads(x) for x in (out / "index_errors.jsonl").read_text().splitlines())
+    return rows
+
+
+def test_batch_local_accounts_for_every_record(corpus, tmp_path, capsys):
+    d = corpus["dir"]
+    out = tmp_path / "out"
+    code = main(["batch", str(d / "main.warc.gz"), str(d / "bad.warc.gz"),
+                 str(d / "pages.jsonl"), "-o", str(out), "-j", "1"])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "pages/s" in err and "finished" in err
+    summary = json.loads((out / "summary.json").read_text())
+    rows = _rows(out)
+    assert len(rows) == summary["records"] == summary["pages"] + summary["errors"]
+    assert summary["ignored_non_page_warc_records"] == 1  # the request record
+    ok = [r for r in rows if "error" not in r]
+    errs = [r for r in rows if "error" in r]
+    reasons = " | ".join(r["error"] for r in errs)
+    assert "not HTML" in reasons and "HTTP status 404" in reasons
+    assert "binary" in reasons  # undecodable page
+    assert "corrupt WARC" in reasons  # gzip member destroyed
+    assert "malformed JSON" in reasons and "no \"html\"" in reasons
+    assert any("truncated" in r["error"] or "Digest" in r["error"] for r in errs)
+    assert {r["site"] for r in ok} == set(SITES)
+    assert len(ok) >= corpus["n_good"] + 2 + 3
+    for r in ok:
+        assert r["content"] and r["template"] and set(r) >= {"url", "site", "markdown", "stats"}
+        assert "Subscribe" not in r["content"].split("\n")[0]
+    assert list((out / "templates").glob("*.template.json"))
+
+
+def test_resume_skips_done_sites(corpus, tmp_path, capsys):
+    d = corpus["dir"]
+    out = tmp_path / "out"
+    opts = BatchOptions(sample=8)
+    s1 = run_batch([str(d / "main.warc.gz")], out, opts, workers=1)
+    before = (out / "sites" / (site_filename("zenhabits.net") + ".jsonl")).read_text()
+    (out / "done" / (site_filename("johndcook.com") + ".json")).unlink()
+    s2 = run_batch([str(d / "main.warc.gz")], out, opts, workers=1)
+    assert s2["sites_skipped_done"] == 1
+    assert s2["records"] == s1["records"] and s2["pages"] == s1["pages"]
+    assert (out / "sites" / (site_filename("zenhabits.net") + ".jsonl")).read_text() == before
+    assert "johndcook.com" in capsys.readouterr().err
+
+
+def test_folder_input_and_warc_output(tmp_path):
+    data = data_dir()
+    if data is None:
+        pytest.skip("shared data not found (set TEMEX_DATA)")
+    src = tmp_path / "in"
+    for site in SITES:
+        (src / site).mkdir(parents=True)
+        for f in sorted((data / "content" / "dragnet" / site).glob("*.html"))[:4]:
+            shutil.copy(f, src / site / f.name)
+    out = tmp_path / "out"
+    s = run_batch([str(src)], out, BatchOptions(output_format="warc"), workers=1,
+                  progress=False)
+    assert s["pages"] == 8 and s["sites"] == 2
+    from fastwarc.warc import ArchiveIterator
+
+    n = 0
+    for f in (out / "sites").glob("*.warc.gz"):
+        for rec in ArchiveIterator(str(f)):
+            assert rec.headers.get("WARC-Type") == "conversion"
+            assert rec.verify_block_digest()
+            n += 1
+    assert n == 8
+
+
+def test_dask_local_cluster_gives_identical_output(corpus, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    d = corpus["dir"]
+    inputs = [str(d / "main.warc.gz"), str(d / "bad.warc.gz"), str(d / "pages.jsonl")]
+    opts = BatchOptions(sample=8)
+    run_batch(inputs, tmp_path / "local", opts, workers=1, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        s = run_batch(inputs, tmp_path / "dask", opts, engine="dask",
+                      scheduler=cluster.scheduler_address, progress=False)
+    assert s["engine"] == "dask"
+    for f in sorted((tmp_path / "local" / "sites").glob("*.jsonl")):
+        assert (tmp_path / "dask" / "sites" / f.name).read_text() == f.read_text(), f.name
+
+
+def test_index_reports_missing_input(tmp_path):
+    entries, _ = index_inputs([str(tmp_path / "nope.warc.gz")])
+    assert len(entries) == 1 and entries[0].error == "input not found"
