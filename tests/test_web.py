@@ -31,6 +31,7 @@ from _webtools import (
     wait_job,
 )
 
+from temex.explore import DEFAULT_N
 from temex.web.app import OPENAPI, create_app
 from temex.web.jobs import NoTemplateFound, UrlOptions, extract_url
 from temex.web.security import Limits
@@ -174,7 +175,7 @@ def test_page_toggles_views_in_chromium(browser, app_url, demo_site, tmp_path):
     _extract_in_page(page, app_url, f"{demo_site}/blog/planting-in-autumn/")
 
     # the side panel: CS pages, loads, graph
-    expect(page.locator("#pages li")).to_have_count(2)
+    expect(page.locator("#pages li")).to_have_count(DEFAULT_N)
     expect(page.locator("#stats")).to_contain_text("page loads")
     expect(page.locator("#graph svg circle")).not_to_have_count(0)
     assert page.locator("#graph svg line.edge-mutual").count() >= 1

@@ -54,8 +54,7 @@ OUTPUTS: dict[str, tuple[str, str]] = {
     "html": ("text/html; charset=utf-8", "content.html"),
     "json": ("application/json", "report.json"),
 }
-if importlib.util.find_spec("temex.saved") is not None:  # pragma: no cover - other branch
-    OUTPUTS["saved"] = ("application/json", "template.temex.json")
+OUTPUTS["saved"] = ("application/json", "template.temex.json")
 
 ProgressFn = Callable[[dict[str, Any]], None]
 
@@ -288,12 +287,13 @@ def output(result: UrlResult, name: str) -> str:
         data = report(result.model)
         data["graph"] = result.graph()
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    if name == "saved":  # pragma: no cover - depends on temex.saved
-        from temex import saved  # type: ignore[import-not-found]
-        for fn in ("dumps", "to_json", "save_string"):
-            if hasattr(saved, fn):
-                return str(getattr(saved, fn)(result.model))
-        raise KeyError(name)
+    if name == "saved":  # the site template, reusable by `temex strip --template`
+        import json
+
+        from ..saved import SavedTemplate
+
+        saved = SavedTemplate.from_models([result.model], site=result.model.key.url)
+        return json.dumps(saved.to_dict(), indent=2, ensure_ascii=False) + "\n"
     assert name in FORMATS
     return render(result.model, name)
 
