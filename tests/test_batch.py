@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
+from conftest import find_data
 
 pytest.importorskip("fastwarc", reason="temex batch needs fastwarc (pip install temex[batch])")
 pytest.importorskip("warcio", reason="the WARC fixtures are written with warcio")
@@ -24,14 +24,7 @@ pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
               pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
 
 
-def data_dir() -> Path | None:
-    env = os.environ.get("TEMEX_DATA")
-    cands = ([Path(env)] if env else []) + [Path("/work/shared/data"),
-                                            Path(__file__).resolve().parents[2] / "shared" / "data"]
-    for c in cands:
-        if (c / "content").is_dir():
-            return c
-    return None
+data_dir = find_data  # the shared data folder (tests/conftest.py)
 
 
 SITES = {"zenhabits.net": 6, "johndcook.com": 6}

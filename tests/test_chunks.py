@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
 import pytest
+from conftest import find_data
 
 from temex.chunks import ChunksDetector, page_chunks, table_discovery_ratio
 from temex.dom import parse
@@ -14,14 +13,7 @@ from temex.errors import NotFittedError, ParameterError
 from temex.render import content_text
 
 
-def data_dir() -> Path | None:
-    env = os.environ.get("TEMEX_DATA")
-    cands = ([Path(env)] if env else []) + [Path("/work/shared/data"),
-                                            Path(__file__).resolve().parents[2] / "shared" / "data"]
-    for c in cands:
-        if (c / "content").is_dir():
-            return c
-    return None
+data_dir = find_data  # the shared data folder (tests/conftest.py)
 
 
 def page(body: str) -> str:

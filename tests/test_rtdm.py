@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 import pytest
+from conftest import find_data
 
 from temex.dom import parse
 from temex.render import content_text
 from temex.rtdm import RTDMDetector, retrieve_template, rtdm_td
 
 
-def data_dir() -> Path | None:
-    env = os.environ.get("TEMEX_DATA")
-    cands = ([Path(env)] if env else []) + [Path("/work/shared/data"),
-                                            Path(__file__).resolve().parents[2] / "shared" / "data"]
-    for c in cands:
-        if (c / "content").is_dir():
-            return c
-    return None
+data_dir = find_data  # the shared data folder (tests/conftest.py)
 
 
 def ref_cost(d1, a, d2, b):  # noqa: ANN001, ANN201 - plain recursion, tiny trees only

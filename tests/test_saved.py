@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import find_data
 
 from temex.cli import main
 from temex.detectors import VoteDetector
@@ -20,14 +21,7 @@ from temex.saved import FORMAT_VERSION, SavedTemplate, apply, node_signatures, s
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-def data_dir() -> Path | None:
-    env = os.environ.get("TEMEX_DATA")
-    cands = ([Path(env)] if env else []) + [Path("/work/shared/data"),
-                                            Path(__file__).resolve().parents[2] / "shared" / "data"]
-    for c in cands:
-        if (c / "content").is_dir():
-            return c
-    return None
+data_dir = find_data  # the shared data folder (tests/conftest.py)
 
 
 def page(k: int, nav: bool = True) -> str:

@@ -42,9 +42,9 @@ import re
 import time
 from collections.abc import Sequence
 
-from .detectors import apply_region
+from .detectors import FittedMixin, apply_region
 from .dom import IGNORED_TAGS, Document
-from .errors import NotFittedError, ParameterError
+from .errors import ParameterError
 from .model import TemplateModel
 from .render import BLOCK_TAGS
 
@@ -149,7 +149,7 @@ def _mask_from_chunks(doc: Document, chunks: list[tuple[tuple[str, str], list[in
     return mask
 
 
-class ChunksDetector:
+class ChunksDetector(FittedMixin):
     """Text-chunk document-frequency detector (paper §3.2 Fig. 2).
 
     Parameters
@@ -241,20 +241,6 @@ class ChunksDetector:
                               "df_threshold": need, "atf": round(atf, 4)}})
         return self
 
-    @property
-    def model_(self) -> TemplateModel:
-        try:
-            return self._model
-        except AttributeError:
-            raise NotFittedError("ChunksDetector is not fitted; call fit(key, pages)") from None
-
-    @property
-    def template_(self) -> list[bool]:
-        return self.model_.template
-
-    @property
-    def votes_(self) -> list[int]:
-        return self.model_.votes
 
 
 def average_template_fraction(template_chunks: set[tuple[str, str]],

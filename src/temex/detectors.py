@@ -158,7 +158,29 @@ def _mapped_mask(n: int, mapping: dict[int, int]) -> list[bool]:
     return mask
 
 
-class _BaseDetector:
+class FittedMixin:
+    """``model_``, ``template_`` and ``votes_`` of a fitted detector; raises
+    :class:`NotFittedError` before ``fit`` (scikit-learn's check_is_fitted)."""
+
+    @property
+    def model_(self) -> TemplateModel:
+        try:
+            model: TemplateModel = self.__dict__["_model"]
+            return model
+        except KeyError:
+            raise NotFittedError(f"{type(self).__name__} is not fitted; call fit(key, pages)") \
+                from None
+
+    @property
+    def template_(self) -> list[bool]:
+        return self.model_.template
+
+    @property
+    def votes_(self) -> list[int]:
+        return self.model_.votes
+
+
+class _BaseDetector(FittedMixin):
     """Shared parameters, validation and bookkeeping."""
 
     method = "base"
@@ -203,23 +225,6 @@ class _BaseDetector:
         if self.evidence:
             return supported_mapping(key, page, mapping)
         return _mapped_mask(len(key), mapping)
-
-    @property
-    def template_(self) -> list[bool]:
-        return self.model_.template
-
-    @property
-    def votes_(self) -> list[int]:
-        return self.model_.votes
-
-    @property
-    def model_(self) -> TemplateModel:
-        try:
-            model: TemplateModel = self.__dict__["_model"]
-            return model
-        except KeyError:
-            raise NotFittedError(f"{type(self).__name__} is not fitted; call fit(key, pages)") \
-                from None
 
     def params_dict(self) -> dict[str, Any]:
         return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v))

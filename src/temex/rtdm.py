@@ -51,9 +51,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .detectors import apply_region, subdocument
+from .detectors import FittedMixin, apply_region, subdocument
 from .dom import Document
-from .errors import NotFittedError, ParameterError
+from .errors import ParameterError
 from .model import TemplateModel
 
 __all__ = ["rtdm_td", "retrieve_template", "RTDMResult", "RTDMDetector", "find_template",
@@ -317,7 +317,7 @@ def find_template(key: Document, pages: Sequence[Document],
     return template, votes
 
 
-class RTDMDetector:
+class RTDMDetector(FittedMixin):
     """RTDM-TD template detector (paper §5), scikit-learn style.
 
     Parameters
@@ -370,17 +370,3 @@ class RTDMDetector:
                                     timings={"fit": time.perf_counter() - t0})
         return self
 
-    @property
-    def model_(self) -> TemplateModel:
-        try:
-            return self._model
-        except AttributeError:
-            raise NotFittedError("RTDMDetector is not fitted; call fit(key, pages)") from None
-
-    @property
-    def template_(self) -> list[bool]:
-        return self.model_.template
-
-    @property
-    def votes_(self) -> list[int]:
-        return self.model_.votes
