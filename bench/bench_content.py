@@ -265,13 +265,19 @@ MARK = "<!-- bench_content results -->"
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    default = os.environ.get("TEMEX_DATA") or "/work/shared/data"
+    repo_data = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    default = os.environ.get("TEMEX_DATA") or str(repo_data)
     ap.add_argument("--data", default=default)
-    ap.add_argument("--datasets", default="big9,cleanportaleval,dragnet")
+    ap.add_argument("--datasets", default="",
+                    help="comma-separated dataset names (default: every folder of DATA/content "
+                         "with a manifest.jsonl)")
     ap.add_argument("--no-combined", action="store_true", help="skip the peer + temex runs")
     ap.add_argument("--write", metavar="MD", help="replace the results section of this file")
     args = ap.parse_args()
-    res = run(Path(args.data), args.datasets.split(","), not args.no_combined)
+    data = Path(args.data)
+    names = [d for d in args.datasets.split(",") if d] or sorted(
+        p.name for p in (data / "content").iterdir() if (p / "manifest.jsonl").is_file())
+    res = run(data, names, not args.no_combined)
     md = markdown(res)
     print(md)
     if args.write:
