@@ -3,9 +3,11 @@
 Site: the registrable domain of the record's URL (public suffix list, private
 section included, so ``adwords.blogspot.com`` and ``news.blogspot.com`` are two
 sites, ``news.bbc.co.uk`` and ``www.bbc.co.uk`` one); IP addresses and single
-labels are their own site. A local file without URL belongs to the first
-folder under the input folder it was found in (a folder of site folders gives
-one site each), or to the input folder itself.
+labels are their own site. A local file without URL belongs to the input
+folder it was found in when that folder holds HTML files itself (a mirror of
+one site: ``www/index.html``, ``www/blog/...``), else to the first folder
+under it (a folder of site folders, like ``content/big9/<site>/``, gives one
+site each).
 
 Template clusters (one site with several templates: articles, blog, forum;
 RTDM paper §7 "multiple templates" future work): greedy leader clustering of a
@@ -54,6 +56,16 @@ def site_of_url(url: str) -> str | None:
     return _psl().privatesuffix(host) or host
 
 
+@lru_cache(maxsize=1024)
+def _holds_pages(folder: str) -> bool:
+    """True when ``folder`` has HTML files directly in it (a site's web root)."""
+    try:
+        return any(p.is_file() and p.suffix.lower() in (".html", ".htm", ".xhtml")
+                   for p in Path(folder).iterdir())
+    except OSError:
+        return False
+
+
 def site_of_entry(e: Entry) -> str:
     """Site key of an entry (see module docstring)."""
     if e.url:
@@ -62,7 +74,7 @@ def site_of_entry(e: Entry) -> str:
             return s
     if e.kind == "file" and e.root:
         rel = Path(e.path).relative_to(e.root) if Path(e.path).is_relative_to(e.root) else None
-        if rel is not None and len(rel.parts) > 1:
+        if rel is not None and len(rel.parts) > 1 and not _holds_pages(e.root):
             return "dir:" + str(Path(e.root).resolve() / rel.parts[0])
         return "dir:" + str(Path(e.root).resolve())
     return f"{e.kind}:{e.path}"
