@@ -73,3 +73,13 @@ def test_json_report(demo_site: Path) -> None:
     assert "/html/body/header" in rep["template_paths"]
     assert rep["params"]["equality"] == "text" and rep["method"] == "vote"
     assert set(rep["timings"]) >= {"parse_key", "parse_pages", "fit", "total"}
+
+
+def test_text_between_block_children_keeps_its_place() -> None:
+    from temex.model import TemplateModel
+
+    d = parse("<body><article><p>first</p> Output: <div><pre>code</pre></div>"
+              " tail <b>bold</b><p>last</p></article></body>")
+    m = TemplateModel(key=d, template=[i <= d.body for i in range(len(d))], votes=[],
+                      pages=[], method="test", params={})
+    assert render(m, "content").splitlines() == ["first", "Output:", "code", "tail bold", "last"]

@@ -62,7 +62,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .blocks import Blocks, block_text, page_blocks
+from .blocks import Blocks, page_blocks
 from .dom import Document
 from .model import TemplateModel
 
@@ -151,37 +151,33 @@ class Content:
     reason: str = ""
     stats: dict[str, Any] = field(default_factory=dict)
 
+    def keep_mask(self) -> list[bool]:
+        """Elements whose own text belongs to a kept block."""
+        assert self.doc is not None and self.blocks is not None
+        chosen = set(self.chosen)
+        return [b in chosen for b in self.blocks.block_of]
+
     def lines(self) -> list[str]:
-        if self.doc is None or self.blocks is None:
+        """Kept text in document order, one line per block element; text
+        placed directly in a container between its block children is a line
+        of its own, at its place (:func:`temex.render.text_lines`)."""
+        if self.doc is None or self.blocks is None or not self.chosen:
             return []
-        out = []
-        for b in self.chosen:
-            t = block_text(self.doc, self.blocks, b)
-            if t:
-                out.append(t)
-        return out
+        from .render import text_lines
+
+        return text_lines(self.doc, self.keep_mask(), markdown=False)
 
     def text(self) -> str:
         """One block per line (the format of the gold files)."""
         return "\n".join(self.lines())
 
     def markdown(self) -> str:
-        if self.doc is None or self.blocks is None:
+        """Kept text as Markdown (headings, lists, quotes, links, code)."""
+        if self.doc is None or self.blocks is None or not self.chosen:
             return ""
-        out = []
-        for b in self.chosen:
-            t = block_text(self.doc, self.blocks, b)
-            if not t:
-                continue
-            tag = self.doc.tag[self.blocks.node[b]]
-            if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-                t = "#" * int(tag[1]) + " " + t
-            elif tag == "li":
-                t = "- " + t
-            elif tag == "blockquote":
-                t = "> " + t
-            out.append(t)
-        return "\n\n".join(out)
+        from .render import text_lines
+
+        return "\n\n".join(text_lines(self.doc, self.keep_mask(), markdown=True))
 
     def html(self) -> str:
         """HTML of the kept blocks' elements, one per line (a block element

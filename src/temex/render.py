@@ -125,10 +125,11 @@ def content_html(model: TemplateModel) -> str:
                      if doc.tag[r] not in IGNORED_TAGS)
 
 
-def _events(model: TemplateModel) -> Iterator[tuple[str, int, Any]]:
+def _events(doc: Document, skip: list[bool] | None = None
+            ) -> Iterator[tuple[str, int, Any]]:
     """Walk body: ("enter", i, None), ("exit", i, None), ("text", i, str) where
-    i is the element the text belongs to. Ignored elements are skipped."""
-    doc = model.key
+    i is the element the text belongs to. Ignored elements, and subtrees of
+    elements with ``skip[i]``, are skipped."""
     if doc.body < 0:
         return
     index = {el.mem_id: k for k, el in enumerate(doc.elements)}
@@ -146,6 +147,8 @@ def _events(model: TemplateModel) -> Iterator[tuple[str, int, Any]]:
         if not node.is_element_node or (node.tag or "").lower() in IGNORED_TAGS:
             continue
         i = index[node.mem_id]
+        if skip is not None and skip[i] and doc.size[i] > 1:  # leaves (br) still break lines
+            continue
         owner.append(i)
         yield ("enter", i, None)
         stack.append((node, True))
@@ -160,16 +163,28 @@ def _events(model: TemplateModel) -> Iterator[tuple[str, int, Any]]:
 def content_text(model: TemplateModel) -> str:
     """Text of the non-template part, one block (paragraph, heading, list item,
     cell) per line."""
-    return "\n".join(_blocks(model, markdown=False))
+    return "\n".join(text_lines(model.key, [not t for t in model.template], markdown=False))
 
 
 def content_markdown(model: TemplateModel) -> str:
     """The non-template part as Markdown."""
-    return "\n\n".join(_blocks(model, markdown=True))
+    return "\n\n".join(text_lines(model.key, [not t for t in model.template], markdown=True))
 
 
-def _blocks(model: TemplateModel, markdown: bool) -> list[str]:
-    doc, template = model.key, model.template
+def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
+    """Text of the elements with ``keep[i]`` (their own text nodes), in
+    document order, one line per block element (paragraph, heading, list
+    item, cell, line break ...); with ``markdown``, headings, list items,
+    quotes, links, images with alt text and preformatted code are marked up.
+    Text that sits directly in a container between its block children gets
+    lines of its own at its place. O(n) over the parse tree."""
+    template = [not k for k in keep]
+    # Subtrees without kept text are not walked (most of a page, for the
+    # narrowed main content).
+    bare = [not k for k in keep]
+    for i in range(len(doc) - 1, 0, -1):
+        if not bare[i]:
+            bare[doc.parent[i]] = False
     blocks: list[str] = []
     cur: list[str] = []
     prefix = ""
@@ -186,7 +201,7 @@ def _blocks(model: TemplateModel, markdown: bool) -> list[str]:
         cur.clear()
         prefix = ""
 
-    for kind, i, value in _events(model):
+    for kind, i, value in _events(doc, bare):
         tag = doc.tag[i]
         if kind == "text":
             if not template[i]:
