@@ -73,6 +73,7 @@ def test_json_report(demo_site: Path) -> None:
     assert "/html/body/header" in rep["template_paths"]
     assert rep["params"]["equality"] == "text" and rep["method"] == "vote"
     assert set(rep["timings"]) >= {"parse_key", "parse_pages", "fit", "total"}
+    assert rep["content"]["text"].startswith("Saving your own seeds\nPick seed heads")
 
 
 def test_text_between_block_children_keeps_its_place() -> None:

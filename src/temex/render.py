@@ -307,5 +307,11 @@ def render(model: TemplateModel, fmt: str) -> str:
               "html": main_content.content_html}[fmt]
         return fn(model) + "\n"
     if fmt == "json":
-        return json.dumps(report(model), indent=2, ensure_ascii=False) + "\n"
+        from . import content as main_content
+
+        out = report(model)
+        main = main_content.extract_content(model.key, None, model.template)
+        out["content"] = {"text": main.text(), "empty": not main.chosen,
+                          "reason": main.reason or None}
+        return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
