@@ -104,11 +104,13 @@ def key_hash(key: str) -> str:
 
 
 def page_fingerprint(doc: Document) -> str:
-    """Stable fingerprint of a page's visible text (blake2b over its block keys):
-    tells whether a page is one of the pages counted by a :class:`SiteIndex`."""
+    """Stable fingerprint of a page's visible text (blake2b over the texts of its
+    blocks, not normalised): tells whether a page is one of the pages counted
+    by a :class:`SiteIndex`."""
     h = blake2b(digest_size=8)
-    for k in page_blocks(doc).key:
-        h.update(k.encode("utf-8", "replace") + b"\n")
+    text = doc.text
+    for ps in page_blocks(doc).pieces:
+        h.update(" ".join(text[i] for i in ps).encode("utf-8", "replace") + b"\n")
     return h.hexdigest()
 
 
