@@ -46,9 +46,12 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
     """Fit ``keys`` key pages each against its ``n_pages`` most similar other
     pages and merge them into one :class:`SavedTemplate`. Pages are first
     clustered by structure (:func:`temex.batch.grouping.cluster`); only the
-    largest cluster is used (one template per file). Cost: ``keys`` fits."""
+    largest cluster is used (one template per file); the site index
+    (:class:`temex.content.SiteIndex`) counts every page given. Cost: ``keys``
+    fits."""
     from .batch.grouping import cluster
 
+    index = SiteIndex(docs, hashed=True)  # every page: repeated text for main content
     groups = cluster(docs)
     biggest = max(groups, key=len)
     if len(groups) > 1:
@@ -62,7 +65,7 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
         if pages:
             models.append(make_detector(method).fit(key, pages).model_)
     st = SavedTemplate.from_models(models, site=site)
-    st.site_index = SiteIndex(docs, hashed=True)  # repeated text for main content
+    st.site_index = index
     return st
 
 

@@ -12,14 +12,20 @@ removed from the remaining pages"):
    the first ``sample`` pages, cluster them by structure, fit each cluster of
    ≥ 2 pages once (``VoteDetector``: its leader as key page against up to
    ``n_pages`` most similar members; or a given saved template), save the
-   :class:`~temex.saved.SavedTemplate`; then stream over *all* the site's
-   records: parse, pick the nearest cluster, :func:`temex.saved.apply`,
-   render content and Markdown; write rows and the done-marker.
+   :class:`~temex.saved.SavedTemplate`; count the sample's block texts once
+   (:class:`temex.content.SiteIndex`, hashed, one per site, kept in each
+   cluster's template); then stream over *all* the site's records: parse
+   (the sample is not parsed again), pick the nearest cluster,
+   :func:`temex.saved.apply` (template mask, stats), main content with
+   :func:`temex.content.extract_content` (site index — the page's own
+   occurrence discounted only for sample pages — and
+   :func:`temex.saved.text_mask`), content and Markdown; write rows and the
+   done-marker.
 4. Summary: every input record produced a row or an error row; the totals are
    printed on stderr and written to ``summary.json``.
 
-Cost: per site O(sample fits) + O(n) per page for apply and render; pages are
-parsed once (the sample twice).
+Cost: per site O(sample fits) + O(n) per page for apply, main content and
+render; every page is parsed once.
 """
 
 from __future__ import annotations
