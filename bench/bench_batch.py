@@ -35,6 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from temex.chunks import ChunksDetector
+from temex.content import SiteIndex
 from temex.detectors import IntersectDetector, VoteDetector
 from temex.dom import parse
 from temex.evaluate import NoGoldError, gold_mask, load_site, url_to_file
@@ -42,7 +43,6 @@ from temex.model import TemplateModel
 from temex.pool import html_files, rank_by_similarity, similarity, unusable
 from temex.render import content_text
 from temex.rtdm import RTDMDetector
-from temex.content import SiteIndex
 from temex.saved import SavedTemplate, apply, main_content
 
 METHODS = {"vote": VoteDetector, "intersect": IntersectDetector, "rtdm": RTDMDetector,
