@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .chunks import ChunksDetector
+from .content import SiteIndex
 from .detectors import IntersectDetector, VoteDetector
 from .dom import Document, parse
 from .errors import ParseError
 from .pool import rank_by_similarity, unusable
 from .render import render
 from .rtdm import RTDMDetector
-from .saved import SavedTemplate, strip
+from .saved import SavedTemplate, main_content, strip
 
 __all__ = ["add_batch_parsers", "cmd_fit", "cmd_strip", "cmd_batch", "BATCH_COMMANDS",
            "make_detector", "fit_saved", "DETECTOR_NAMES"]
@@ -45,9 +46,12 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
     """Fit ``keys`` key pages each against its ``n_pages`` most similar other
     pages and merge them into one :class:`SavedTemplate`. Pages are first
     clustered by structure (:func:`temex.batch.grouping.cluster`); only the
-    largest cluster is used (one template per file). Cost: ``keys`` fits."""
+    largest cluster is used (one template per file); the site index
+    (:class:`temex.content.SiteIndex`) counts every page given. Cost: ``keys``
+    fits."""
     from .batch.grouping import cluster
 
+    index = SiteIndex(docs, hashed=True)  # every page: repeated text for main content
     groups = cluster(docs)
     biggest = max(groups, key=len)
     if len(groups) > 1:
@@ -60,7 +64,9 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
         pages = rank_by_similarity(key, others, n_pages)
         if pages:
             models.append(make_detector(method).fit(key, pages).model_)
-    return SavedTemplate.from_models(models, site=site)
+    st = SavedTemplate.from_models(models, site=site)
+    st.site_index = index
+    return st
 
 
 def _load_pages(paths: list[str]) -> list[Document]:
@@ -159,7 +165,13 @@ def cmd_strip(args: argparse.Namespace) -> int:
         outdir = Path(args.output)
         outdir.mkdir(parents=True, exist_ok=True)
     for doc in docs:
-        text = render(strip(saved, doc), args.format)
+        if args.format in ("content", "markdown", "html"):
+            # main content: template text mask + the saved site index (temex.content)
+            main = main_content(saved, doc)
+            text = {"content": main.text, "markdown": main.markdown,
+                    "html": main.html}[args.format]() + "\n"
+        else:
+            text = render(strip(saved, doc), args.format)
         if outdir is not None:
             (outdir / (Path(doc.url).stem + _EXT[args.format])).write_text(text, "utf-8")
         elif args.output:

@@ -40,12 +40,13 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
+from .content import Content, ContentParams, SiteIndex, extract_content
 from .detectors import apply_region
 from .dom import Document
 from .errors import ModelFormatError
 from .model import TemplateModel
 
-__all__ = ["SavedTemplate", "apply", "strip", "node_signatures", "FORMAT_NAME",
+__all__ = ["SavedTemplate", "apply", "text_mask", "strip", "main_content", "node_signatures", "FORMAT_NAME",
            "FORMAT_VERSION"]
 
 FORMAT_NAME = "temex-template"
@@ -111,6 +112,9 @@ class SavedTemplate:
         Content-region coverage applied after matching.
     readable : list of dict
         A human-readable listing of template nodes (path, text) for the JSON.
+    site_index : SiteIndex or None
+        Site-level block-text counts of the fit's sample pages (optional; the
+        repeated-text evidence of :mod:`temex.content` for :func:`main_content`).
     """
 
     site: str = ""
@@ -122,6 +126,7 @@ class SavedTemplate:
     texts: dict[str, int] = field(default_factory=dict)
     free: dict[str, list[int]] = field(default_factory=dict)
     readable: list[dict[str, Any]] = field(default_factory=list)
+    site_index: SiteIndex | None = None
 
     # -- building -------------------------------------------------------
     def add_model(self, model: TemplateModel) -> SavedTemplate:
@@ -164,6 +169,12 @@ class SavedTemplate:
 
     # -- persistence ----------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        d = self._to_dict()
+        if self.site_index is not None:
+            d["site_index"] = self.site_index.to_dict()
+        return d
+
+    def _to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "site": self.site,
                 "method": self.method, "params": self.params, "key_pages": self.keys,
                 "region": self.region, "hash": "blake2b-64",
@@ -179,13 +190,19 @@ class SavedTemplate:
         if d.get("version") != FORMAT_VERSION:
             raise ModelFormatError(f"{FORMAT_NAME} version {d.get('version')!r} is not "
                                    f"supported (this temex reads version {FORMAT_VERSION})")
+        site_index = None
+        if d.get("site_index") is not None:
+            try:
+                site_index = SiteIndex.from_dict(d["site_index"])
+            except (KeyError, TypeError, ValueError, AttributeError):
+                site_index = None  # optional evidence: an unknown version is ignored
         try:
             return cls(site=d.get("site", ""), method=d.get("method", ""),
                        params=dict(d.get("params", {})), keys=list(d.get("key_pages", [])),
                        region=d.get("region", 0.8), structure=set(d["structure"]),
                        texts={k: int(v) for k, v in d["texts"].items()},
                        free={k: [int(v[0]), int(v[1])] for k, v in d["free"].items()},
-                       readable=list(d.get("nodes", [])))
+                       readable=list(d.get("nodes", [])), site_index=site_index)
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ModelFormatError(f"malformed {FORMAT_NAME} file: {e}") from None
 
@@ -232,12 +249,41 @@ def apply(saved: SavedTemplate, doc: Document, region: float | None | str = "sav
     return mask
 
 
+def text_mask(saved: SavedTemplate, doc: Document, mask: Sequence[bool] | None = None
+              ) -> list[bool]:
+    """The text evidence of the template mask: text-bearing nodes whose text
+    signature is a template text on a reached template path (``mask``: the
+    result of :func:`apply` with ``region=None``, computed when omitted).
+
+    This is the part of the template that :func:`main_content` uses: the
+    votes of text-free nodes and the content-region rule guess content slots
+    of the key pages, and on unseen pages they also drop main content
+    (measured in docs/BATCH.md). O(n)."""
+    m = apply(saved, doc, region=None) if mask is None else mask
+    text = doc.text
+    return [bool(m[i] and text[i]) for i in range(len(doc))]
+
+
 def strip(saved: SavedTemplate, doc: Document) -> TemplateModel:
     """A TemplateModel of ``doc`` under ``saved`` (for :func:`temex.render.render`)."""
     mask = apply(saved, doc)
     return TemplateModel(key=doc, template=mask, votes=[], pages=[],
                          method="saved:" + (saved.method or "?"),
                          params={"site": saved.site, "keys": len(saved.keys)})
+
+
+def main_content(saved: SavedTemplate | None, doc: Document,
+                 params: ContentParams = ContentParams(),
+                 mask: Sequence[bool] | None = None) -> Content:
+    """Main content of ``doc`` under a saved template (:mod:`temex.content`):
+    the template text mask of :func:`text_mask` (or ``mask``) plus the repeated text of
+    ``saved.site_index``; the page's own occurrence is discounted only when it
+    was one of the indexed sample pages. O(n)."""
+    if mask is None and saved is not None:
+        mask = text_mask(saved, doc)
+    index = saved.site_index if saved is not None else None
+    member = index.member(doc) if index is not None else False
+    return extract_content(doc, index, mask, params, member=member)
 
 
 def build(models: Sequence[TemplateModel], site: str = "") -> SavedTemplate:

@@ -12,14 +12,20 @@ removed from the remaining pages"):
    the first ``sample`` pages, cluster them by structure, fit each cluster of
    ≥ 2 pages once (``VoteDetector``: its leader as key page against up to
    ``n_pages`` most similar members; or a given saved template), save the
-   :class:`~temex.saved.SavedTemplate`; then stream over *all* the site's
-   records: parse, pick the nearest cluster, :func:`temex.saved.apply`,
-   render content and Markdown; write rows and the done-marker.
+   :class:`~temex.saved.SavedTemplate`; count the sample's block texts once
+   (:class:`temex.content.SiteIndex`, hashed, one per site, kept in each
+   cluster's template); then stream over *all* the site's records: parse
+   (the sample is not parsed again), pick the nearest cluster,
+   :func:`temex.saved.apply` (template mask, stats), main content with
+   :func:`temex.content.extract_content` (site index — the page's own
+   occurrence discounted only for sample pages — and
+   :func:`temex.saved.text_mask`), content and Markdown; write rows and the
+   done-marker.
 4. Summary: every input record produced a row or an error row; the totals are
    printed on stderr and written to ``summary.json``.
 
-Cost: per site O(sample fits) + O(n) per page for apply and render; pages are
-parsed once (the sample twice).
+Cost: per site O(sample fits) + O(n) per page for apply, main content and
+render; every page is parsed once.
 """
 
 from __future__ import annotations
@@ -37,14 +43,14 @@ from ..dom import Document, parse
 from ..errors import ParseError
 from ..model import TemplateModel
 from ..pool import rank_by_similarity, unusable
-from ..render import content_markdown, content_text
-from ..saved import SavedTemplate, apply
+from ..content import SiteIndex, extract_content
+from ..saved import SavedTemplate, apply, text_mask
 from .engines import run_tasks
 from .grouping import cluster, group_by_site, nearest
 from .readers import Entry, RecordError, index_inputs, read_entry
 from .writers import SiteWriter, is_done, mark_done, site_filename, write_jsonl_atomic
 
-__all__ = ["BatchOptions", "SiteTask", "run_site", "run_batch"]
+__all__ = ["BatchOptions", "SiteTask", "SiteFit", "run_site", "run_batch"]
 
 
 @dataclass
@@ -82,26 +88,47 @@ def _load(e: Entry):  # type: ignore[no-untyped-def]
     return doc
 
 
-def _fit_clusters(task: SiteTask) -> tuple[list[Any], list[SavedTemplate | None]]:
-    """Leaders and saved templates of the site's template clusters."""
+@dataclass
+class SiteFit:
+    """The fitted state of one site: cluster leaders, their saved templates
+    (each carrying the site index), the site index of the sample pages and
+    the parsed sample pages by entry position (not parsed again)."""
+
+    leaders: list[Any]
+    saved: list[SavedTemplate | None]
+    index: SiteIndex | None
+    parsed: dict[int, Document]
+
+
+def _fit_clusters(task: SiteTask) -> SiteFit:
+    """Leaders and saved templates of the site's template clusters, and the
+    site index (block-text counts, :class:`temex.content.SiteIndex`) of the
+    sample: one index per site, shared by its clusters (repeated text is
+    specific to its template; docs/CONTENT.md)."""
     opt = task.options
-    if opt.template:
-        return [None], [SavedTemplate.load(opt.template)]
     docs: list[Document] = []
+    parsed: dict[int, Document] = {}
     seen: set[int] = set()
-    for e in task.entries:
+    for k, e in enumerate(task.entries):
         if len(docs) >= opt.sample:
             break
         try:
             doc = _load(e)
         except (RecordError, ParseError, OSError, ValueError, KeyError):
             continue
+        parsed[k] = doc
         if doc.subtree_hash[0] in seen:  # the same page twice proves no template
             continue
         seen.add(doc.subtree_hash[0])
         docs.append(doc)
+    index = SiteIndex(docs, hashed=True) if docs else None
+    if opt.template:
+        st = SavedTemplate.load(opt.template)
+        if index is not None:  # this site's own evidence, not the template file's
+            st.site_index = index
+        return SiteFit([None], [st], st.site_index, parsed)
     if not docs:
-        return [], []
+        return SiteFit([], [], None, parsed)
     groups = cluster(docs, opt.cluster_threshold)
     big = [g for g in groups if len(g) >= opt.min_cluster] or [max(groups, key=len)]
     leaders = [docs[g[0]] for g in big]
@@ -118,8 +145,10 @@ def _fit_clusters(task: SiteTask) -> tuple[list[Any], list[SavedTemplate | None]
             continue
         pages = rank_by_similarity(lead, others, opt.n_pages)
         model = VoteDetector(**opt.detector).fit(lead, pages).model_
-        saved.append(SavedTemplate.from_models([model], site=task.site))
-    return leaders, saved
+        st = SavedTemplate.from_models([model], site=task.site)
+        st.site_index = index
+        saved.append(st)
+    return SiteFit(leaders, saved, index, parsed)
 
 
 def _max_rss_mb() -> float:
@@ -140,7 +169,8 @@ def run_site(task: SiteTask) -> dict[str, Any]:
     t0 = time.perf_counter()
     out = Path(task.outdir)
     opt = task.options
-    leaders, saved = _fit_clusters(task)
+    fit = _fit_clusters(task)
+    leaders, saved = fit.leaders, fit.saved
     name = site_filename(task.site)
     for k, st in enumerate(saved):
         if st is not None and not opt.template:
@@ -148,9 +178,9 @@ def run_site(task: SiteTask) -> dict[str, Any]:
             st.save(out / "templates" / f"{name}.c{k}.template.json")
     writer = SiteWriter(out, task.site, opt.output_format)
     n_ok = n_err = 0
-    for e in task.entries:
+    for k, e in enumerate(task.entries):
         try:
-            doc = _load(e)
+            doc = fit.parsed.pop(k, None) or _load(e)
         except (RecordError, ParseError, OSError, ValueError, KeyError) as err:
             writer.add(_row_error(e, task.site, str(err) or type(err).__name__))
             n_err += 1
@@ -161,18 +191,21 @@ def run_site(task: SiteTask) -> dict[str, Any]:
             c, sim = (0, 1.0) if saved else (-1, 0.0)
         st = saved[c] if c >= 0 else None
         mask = apply(st, doc) if st is not None else [i < doc.body for i in range(len(doc))]
-        model = TemplateModel(key=doc, template=mask, votes=[], pages=[], method="saved",
-                              params={})
-        counts = model.counts()
-        text = content_text(model)
+        member = fit.index.member(doc) if fit.index is not None else False
+        main = extract_content(doc, fit.index, text_mask(st, doc) if st is not None else None,
+                               member=member)
+        text = main.text()
+        counts = TemplateModel(key=doc, template=mask, votes=[], pages=[], method="saved",
+                               params={}).counts()
         row: dict[str, Any] = {"url": e.url, "source": e.source, "site": task.site,
                                "template": f"{task.site}#c{c}" if st is not None else None,
                                "content": text}
         if opt.markdown:
-            row["markdown"] = content_markdown(model)
+            row["markdown"] = main.markdown()
         row["stats"] = {"nodes": counts["body_nodes"], "template_nodes": counts["template_nodes"],
-                        "content_chars": len(text), "similarity": round(sim, 3),
-                        "fitted": st is not None}
+                        "content_chars": len(text), "content_blocks": len(main.chosen),
+                        "similarity": round(sim, 3), "fitted": st is not None,
+                        "in_sample": member}
         writer.add(row)
         n_ok += 1
     writer.close()
