@@ -84,7 +84,7 @@ def main() -> int:
         for n in (2, 3, 4, 6):
             print(f"| {method}, n={n} | " + " | ".join(fmt(run(cases, method, n))) + " |")
 
-    print("\n## Equality relations and our two rules (vote, n=3)\n")
+    print("\n## Equality relations and our rules (vote, n=3)\n")
     print(head)
     print(sep)
     configs = [
@@ -95,7 +95,9 @@ def main() -> int:
         ("text + evidence", dict(equality="text", evidence=True, region=None)),
         ("label + evidence + region", dict(equality="label", evidence=True, region=0.8)),
         ("weighted + evidence + region", dict(equality="weighted", evidence=True, region=0.8)),
-        ("**text + evidence + region (default)**", dict()),
+        ("text + evidence + region, majority inside", dict(region_threshold=0.5)),
+        ("text + evidence + region, unanimity inside", dict(region_threshold=None)),
+        ("**text + evidence + region, > 2/3 inside (default)**", dict()),
     ]
     for label, params in configs:
         print(f"| {label} | " + " | ".join(fmt(run(cases, "vote", 3, **params))) + " |")

@@ -82,7 +82,8 @@ def test_unfitted_and_bad_parameters_fail_loudly() -> None:
 def test_params_are_stored_unchanged() -> None:
     det = VoteDetector(equality="strict", threshold=0.75)
     assert det.get_params() == {"equality": "strict", "threshold": 0.75, "evidence": True,
-                                "region": 0.8, "max_cells": 40_000}
+                                "region": 0.8, "region_threshold": 0.67,
+                                "max_cells": 40_000}
     assert "threshold=0.75" in repr(det)
 
 
@@ -122,3 +123,19 @@ def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
         t_floor, c_floor = FLOORS.get(site.name, (0.9, 0.9))
         assert total.template[2] >= t_floor, (site.name, total.as_dict())
         assert total.content[2] >= c_floor, (site.name, total.as_dict())
+
+
+def test_stricter_vote_inside_the_content_region() -> None:
+    share = '<div class="share"><a href="/s">Share this</a></div>'
+    body = "a paragraph long enough to be the page's own text " * 3
+    key = page("A key page title " * 5, body, "an item of the key page " * 5, extra=share)
+    others = [page("A", "other words " * 9, extra=share), page("B", "more words " * 9,
+                                                                extra=share),
+              page("C", "still other words " * 6)]
+    default = VoteDetector().fit(key, others).model_
+    majority = VoteDetector(region_threshold=0.5).fit(key, others).model_
+    share_div = next(i for i in key.in_body() if key.classes[i] == ("share",))
+    assert default.votes[share_div] == 2  # 2 of 3: a majority, not more than two thirds
+    assert not default.template[share_div]
+    assert majority.template[share_div]
+    assert default.template[key.tag.index("header")]  # outside the region a majority does

@@ -38,12 +38,14 @@ class ExtractOptions:
     n_pages: int = DEFAULT_N_PAGES
     evidence: bool = True
     region: float | None = 0.8
+    region_threshold: float | None = 0.67
     extra: dict[str, Any] = field(default_factory=dict)
 
     def detector_params(self) -> dict[str, Any]:
         """The options the chosen method takes (``detectors.METHOD_PARAMS``)."""
         given: dict[str, Any] = {"equality": self.equality, "evidence": self.evidence,
-                                 "region": self.region, "threshold": self.threshold}
+                                 "region": self.region, "threshold": self.threshold,
+                                 "region_threshold": self.region_threshold}
         accepted = METHOD_PARAMS.get(self.method, ())
         return {k: v for k, v in given.items() if k in accepted}
 

@@ -55,6 +55,9 @@ def _add_method_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--region", type=float, default=0.8,
                    help="content-region coverage in (0, 1] (default 0.8)")
     g.add_argument("--no-region", action="store_true", help="turn the content-region rule off")
+    g.add_argument("--region-threshold", type=float, default=0.67,
+                   help="vote inside the content region: more than this share of the pages "
+                        "(default 0.67)")
 
 
 def _options(args: argparse.Namespace) -> ExtractOptions:
@@ -62,7 +65,8 @@ def _options(args: argparse.Namespace) -> ExtractOptions:
                           threshold=args.threshold,
                           n_pages=args.n_pages if args.n_pages else DEFAULT_N_PAGES,
                           evidence=not args.no_evidence,
-                          region=None if args.no_region else args.region)
+                          region=None if args.no_region else args.region,
+                          region_threshold=args.region_threshold)
 
 
 def build_parser() -> argparse.ArgumentParser:
