@@ -22,7 +22,7 @@ from .chunks import ChunksDetector
 from .detectors import IntersectDetector, VoteDetector
 from .dom import Document, parse
 from .errors import ParseError
-from .pool import rank_by_similarity, unusable
+from .pool import rank_by_similarity, read_page, unusable
 from .render import render
 from .rtdm import RTDMDetector
 from .saved import SavedTemplate, strip
@@ -67,7 +67,7 @@ def _load_pages(paths: list[str]) -> list[Document]:
     docs = []
     for p in paths:
         try:
-            doc = parse(Path(p).read_bytes(), url=p)
+            doc = parse(read_page(p), url=p)
         except (OSError, ParseError) as e:
             print(f"temex: skipped {p}: {e}", file=sys.stderr)
             continue
