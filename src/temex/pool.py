@@ -72,7 +72,9 @@ def read_page(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES) 
             raise PageLoadError(errno.EINVAL, "not a regular file", str(path))
         if st.st_size > max_bytes:
             raise ParseError(f"{path}: {st.st_size} bytes is over the limit of {max_bytes}")
-        data = fh.read(max_bytes + 1)
+        data = fh.read(st.st_size + 1)  # (read(n) allocates n bytes first)
+        if len(data) > st.st_size:  # grew while we read it
+            data += fh.read(max_bytes + 1 - len(data))
     if len(data) > max_bytes:  # grew while we read it
         raise ParseError(f"{path}: over the limit of {max_bytes} bytes")
     return data
