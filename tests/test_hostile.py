@@ -383,3 +383,18 @@ def test_xhtml_served_as_application_xhtml_xml(tmp_path: Path,
         code, out, _ = run_cli(capsys, "extract", f"{base}/a.xhtml", "-f", "content",
                                "--no-robots", "--timeout", "10")
     assert code == 0 and "Own text of page a" in out and "Footer" not in out
+
+
+@pytest.mark.timeout(30)
+def test_deep_template_text_saved_template_stays_small(tmp_path: Path) -> None:
+    n = 10_000
+    html = "<html><body>" + "<div>t" * n + "</div>" * n + "</body></html>"
+    key = parse(html)
+    model = VoteDetector().fit(key, [parse(html)]).model_
+    t0 = time.perf_counter()
+    saved = SavedTemplate.from_models([model])
+    saved.save(tmp_path / "t.json")
+    assert time.perf_counter() - t0 < 3
+    assert (tmp_path / "t.json").stat().st_size < 5_000_000
+    back = SavedTemplate.load(tmp_path / "t.json")
+    assert strip(back, key).template == strip(saved, key).template
