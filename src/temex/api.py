@@ -106,6 +106,8 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
             errors.append(PageError(str(p), reason))
         else:
             docs.append(doc)
+    if pages_dir is not None and not Path(pages_dir).is_dir():
+        raise PageLoadError(f"{pages_dir}: the pages folder is not a folder")
     if pages_dir is not None and len(docs) < options.n_pages:
         more, errs, tm = choose_pages(key, Path(key_path), Path(pages_dir),
                                       options.n_pages - len(docs))
