@@ -398,3 +398,14 @@ def test_deep_template_text_saved_template_stays_small(tmp_path: Path) -> None:
     assert (tmp_path / "t.json").stat().st_size < 5_000_000
     back = SavedTemplate.load(tmp_path / "t.json")
     assert strip(back, key).template == strip(saved, key).template
+
+
+def test_missing_pages_dir_and_batch_input_say_why(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    write_site(tmp_path, {"a.html": page("a")})
+    code, _, err = run_cli(capsys, "extract", str(tmp_path / "a.html"),
+                           "--pages-dir", str(tmp_path / "nowhere"))
+    assert code == 1 and "nowhere" in err and "not a folder" in err
+    code, _, err = run_cli(capsys, "batch", str(tmp_path / "nowhere"),
+                           "-o", str(tmp_path / "out"), "-q")
+    assert code == 1 and "could be stripped" in err  # said even with --quiet

@@ -181,7 +181,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     summary = run_batch(args.inputs, args.output, opt, engine=args.engine,
                         workers=args.workers, scheduler=args.scheduler,
                         progress=not args.quiet)
-    return 0 if summary["pages"] or not summary["records"] else 1
+    if summary["records"] and not summary["pages"]:  # said even with --quiet
+        print(f"temex batch: none of the {summary['records']} records could be stripped "
+              f"(reasons in {args.output}/sites/*.jsonl)", file=sys.stderr)
+        return 1
+    return 0
 
 
 BATCH_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
