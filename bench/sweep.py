@@ -56,7 +56,7 @@ class CliExit(Exception):
     """The CLI ended with a non-zero exit code and a one-line reason: a clear error."""
 
 
-def _alarm(signum, frame):  # noqa: ANN001
+def _alarm(signum, frame):
     raise Hang()
 
 
@@ -70,7 +70,7 @@ class Sweep:
         self.times: dict[str, float] = defaultdict(float)
         self.ops = Counter()
 
-    def run(self, op: str, page: str, fn, *args, **kw):  # noqa: ANN001, ANN201
+    def run(self, op: str, page: str, fn, *args, **kw):
         """Run one operation; record exceptions and hangs. Returns (ok, value)."""
         self.ops[op] += 1
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
@@ -81,11 +81,11 @@ class Sweep:
             self.failures.append(("hang", op, page, f">{self.timeout:g}s"))
         except (TemexError, CliExit) as e:  # a clear error: fine for bad pages, recorded
             self.failures.append(("error", op, page, str(e)[:120]))
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:  # noqa: BLE001  (recording every failure is the point)
             tb = traceback.extract_tb(e.__traceback__)[-1]
+            where = f"({Path(tb.filename).name}:{tb.lineno})"
             self.failures.append(("exception", op, page,
-                                  f"{type(e).__name__}: {str(e)[:80]} "
-                                  f"({Path(tb.filename).name}:{tb.lineno})"))
+                                  f"{type(e).__name__}: {str(e)[:80]} {where}"))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             self.times[page] += time.perf_counter() - t0
@@ -232,7 +232,7 @@ def main() -> None:
     wall = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kinds = Counter(k for k, *_ in sw.failures)
-    print(f"| pages | operations | failures | wall (s) | peak RSS (MB) |\n|---|---|---|---|---|")
+    print("| pages | operations | failures | wall (s) | peak RSS (MB) |\n|---|---|---|---|---|")
     print(f"| {n_pages} | {sum(sw.ops.values())} | {len(sw.failures)} | {wall:.0f} | {peak:.0f} |")
     print("\n| kind | count |\n|---|---|")
     for k in ("exception", "hang", "suspicious", "error", "note"):

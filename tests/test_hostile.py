@@ -6,7 +6,6 @@ traceback, a hang or a page silently lost (docs/ROBUSTNESS.md).
 
 from __future__ import annotations
 
-import codecs
 import os
 import time
 import tracemalloc
@@ -220,6 +219,7 @@ def test_frameset_key_page_is_a_clear_error(tmp_path: Path,
                              "--pages", str(tmp_path / "f.html"), str(tmp_path / "b.html"),
                              "-f", "content")
     assert code == 0 and "skipped" in err and "f.html" in err
+    assert "Own text of page a" in out
 
 
 @pytest.mark.parametrize("html", ["<html><head><title>x</title></head></html>",

@@ -9,14 +9,14 @@ import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from temex import ParseError, VoteDetector, parse  # noqa: E402
-from temex.content import SiteIndex, extract_content  # noqa: E402
-from temex.equality import EQUALITIES, get_equality  # noqa: E402
-from temex.mapping import etdm  # noqa: E402
-from temex.render import FORMATS, render  # noqa: E402
+from temex import ParseError, VoteDetector, parse
+from temex.content import SiteIndex, extract_content
+from temex.equality import EQUALITIES, get_equality
+from temex.mapping import etdm
+from temex.render import FORMATS, render
 
 TAGS = ["div", "span", "p", "a", "b", "i", "ul", "ol", "li", "table", "tr", "td", "th",
         "section", "article", "nav", "header", "footer", "h1", "h2", "form", "select",

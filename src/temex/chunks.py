@@ -40,8 +40,8 @@ import html
 import math
 import re
 import time
-from hashlib import blake2b
 from collections.abc import Sequence
+from hashlib import blake2b
 
 from .detectors import FittedMixin, apply_region
 from .dom import IGNORED_TAGS, Document
