@@ -17,7 +17,7 @@ from .detectors import METHOD_PARAMS, get_detector
 from .dom import Document, parse
 from .errors import PageLoadError, ParseError
 from .model import TemplateModel
-from .pool import PageError, choose_pages, unusable
+from .pool import PageError, choose_pages, read_page, real_path, unusable
 
 __all__ = ["ExtractOptions", "extract_files", "fit_pages", "load_key_file"]
 
@@ -55,7 +55,7 @@ def load_key_file(path: str | Path) -> Document:
     one-line reason."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_page(p)
     except OSError as e:
         raise PageLoadError(f"{p}: cannot read ({e.strerror or e})") from None
     doc = parse(data, url=str(p))
@@ -94,7 +94,7 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
     for p in pages:
         t1 = time.perf_counter()
         try:
-            doc = parse(Path(p).read_bytes(), url=str(p))
+            doc = parse(read_page(p), url=str(p))
         except OSError as e:
             errors.append(PageError(str(p), f"cannot read: {e.strerror or e}"))
             continue
@@ -108,11 +108,13 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
             errors.append(PageError(str(p), reason))
         else:
             docs.append(doc)
+    if pages_dir is not None and not Path(pages_dir).is_dir():
+        raise PageLoadError(f"{pages_dir}: the pages folder is not a folder")
     if pages_dir is not None and len(docs) < options.n_pages:
         more, errs, tm = choose_pages(key, Path(key_path), Path(pages_dir),
                                       options.n_pages - len(docs))
-        known = {Path(d.url).resolve() for d in docs}
-        docs.extend(d for d in more if Path(d.url).resolve() not in known)
+        known = {real_path(d.url) for d in docs}
+        docs.extend(d for d in more if real_path(d.url) not in known)
         errors.extend(errs)
         t_parse += tm["parse"]
     model = fit_pages(key, docs, options)

@@ -23,7 +23,7 @@ from .content import SiteIndex
 from .detectors import IntersectDetector, VoteDetector
 from .dom import Document, parse
 from .errors import ParseError
-from .pool import rank_by_similarity, unusable
+from .pool import rank_by_similarity, read_page, unusable
 from .render import render
 from .rtdm import RTDMDetector
 from .saved import SavedTemplate, main_content, strip
@@ -73,7 +73,7 @@ def _load_pages(paths: list[str]) -> list[Document]:
     docs = []
     for p in paths:
         try:
-            doc = parse(Path(p).read_bytes(), url=p)
+            doc = parse(read_page(p), url=p)
         except (OSError, ParseError) as e:
             print(f"temex: skipped {p}: {e}", file=sys.stderr)
             continue
@@ -193,7 +193,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     summary = run_batch(args.inputs, args.output, opt, engine=args.engine,
                         workers=args.workers, scheduler=args.scheduler,
                         progress=not args.quiet)
-    return 0 if summary["pages"] or not summary["records"] else 1
+    if summary["records"] and not summary["pages"]:  # said even with --quiet
+        print(f"temex batch: none of the {summary['records']} records could be stripped "
+              f"(reasons in {args.output}/sites/*.jsonl)", file=sys.stderr)
+        return 1
+    return 0
 
 
 BATCH_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -24,7 +24,7 @@ from pathlib import Path
 from .content import Content, ContentParams, SiteIndex, extract_content
 from .dom import Document, parse
 from .errors import ParseError
-from .pool import html_files, similarity
+from .pool import html_files, read_page, similarity
 
 __all__ = ["FolderResult", "extract_folder", "fit_folder"]
 
@@ -45,7 +45,7 @@ def fit_folder(files: list[Path]) -> tuple[dict[str, Document], dict[str, str], 
     errors: dict[str, str] = {}
     for f in files:
         try:
-            d = parse(f.read_bytes(), url=str(f))
+            d = parse(read_page(f), url=str(f))
         except (OSError, ParseError) as e:
             errors[f.name] = str(e)
             continue

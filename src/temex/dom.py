@@ -43,8 +43,14 @@ _WS = re.compile(r"\s+")
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.IGNORECASE
 )
-_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+# UTF-32 before UTF-16: the UTF-32-LE mark begins with the UTF-16-LE one.
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32-le"),
+         (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF16_LE, "utf-16-le"),
          (codecs.BOM_UTF16_BE, "utf-16-be"))
+# Python codecs that are no page charset: they fail on any non-ASCII byte
+# (idna, punycode, undefined) or rewrite the text (backslash escapes, UTF-7).
+_NOT_CHARSETS = frozenset({"idna", "punycode", "undefined", "unicode-escape",
+                           "raw-unicode-escape", "utf-7", "mbcs", "oem"})
 # WHATWG maps these labels to windows-1252, a superset that never fails.
 _LATIN1_LABELS = frozenset({"iso-8859-1", "latin1", "latin-1", "ascii", "us-ascii",
                             "iso8859-1", "l1", "cp819", "windows-1252", "cp1252"})
@@ -63,9 +69,35 @@ def _codec(label: str | None) -> str | None:
     # utf-16 declared inside an ASCII-compatible byte stream is a lie (WHATWG).
     if name.startswith("utf-16") or name.startswith("utf-32"):
         return "utf-8"
-    if name in {"base64", "rot-13", "hex", "zlib", "bz2", "uu", "quopri"}:
+    # bytes-to-bytes codecs (base64, zlib, ...) and the non-charsets above
+    if not getattr(codecs.lookup(name), "_is_text_encoding", True) or name in _NOT_CHARSETS:
         return None
     return name
+
+
+def _sniff_utf16(data: bytes) -> str | None:
+    """UTF-16 without a byte-order mark: HTML markup is ASCII, so one byte of
+    every pair is NUL ("<\x00h\x00..." is little-endian)."""
+    head = data[:1024]
+    half = len(head) // 2
+    if half < 2:
+        return None
+    even, odd = head[0:2 * half:2].count(0), head[1:2 * half:2].count(0)
+    if odd >= half * 0.3 and even <= half * 0.05:
+        return "utf-16-le"
+    if even >= half * 0.3 and odd <= half * 0.05:
+        return "utf-16-be"
+    return None
+
+
+def _cp1252_fallback(err: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: bytes that are not UTF-8 are read as windows-1252
+    (pages that mix UTF-8 with Latin-1 lose neither part)."""
+    assert isinstance(err, UnicodeDecodeError)
+    return err.object[err.start:err.end].decode("cp1252", errors="replace"), err.end
+
+
+codecs.register_error("temex.cp1252", _cp1252_fallback)
 
 
 def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
@@ -76,7 +108,10 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
     ``<meta charset>`` after being converted); else the charset *declared* by
     the transport (HTTP ``Content-Type``), then a ``<meta>`` charset in the
     first 1024 bytes (WHATWG labels: latin-1 means windows-1252); else
-    windows-1252, which browsers fall back to and which never fails.
+    UTF-8 where valid and windows-1252 elsewhere (what browsers fall back to;
+    pages mixing the two keep both). UTF-32 marks and UTF-16 without a mark
+    (every other byte NUL) are recognised; a ``<meta>`` naming no charset
+    (``base64``, ``idna``, an unknown label) is ignored.
     Undecodable bytes become U+FFFD: no page is rejected for its encoding.
     This is the HTML Standard's sniffing with UTF-8 validity checked first,
     the rule ../shared/data used to store its pages.
@@ -84,6 +119,9 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
     for bom, enc in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(enc, errors="replace"), enc
+    utf16 = _sniff_utf16(data)
+    if utf16:
+        return data.decode(utf16, errors="replace"), utf16
     candidates: list[str] = []
     for label in (declared, _sniff_meta(data[:1024])):
         codec = _codec(label)
@@ -92,10 +130,31 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
     for enc in ("utf-8", *candidates):
         try:
             return data.decode(enc), enc
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError):
             continue
-    enc = candidates[0] if candidates else "cp1252"
-    return data.decode(enc, errors="replace"), enc
+    if not candidates:  # undeclared: UTF-8 where valid, windows-1252 elsewhere
+        return data.decode("utf-8", errors="temex.cp1252"), "cp1252"
+    try:
+        return data.decode(candidates[0], errors="replace"), candidates[0]
+    except (UnicodeError, LookupError):
+        return data.decode("cp1252", errors="replace"), "cp1252"
+
+
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+_MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"%PDF", b"PK\x03\x04", b"\x1f\x8b",
+          b"BZh", b"\xfd7zXZ", b"7z\xbc\xaf", b"\x7fELF", b"RIFF", b"OggS", b"wOF")
+
+
+def _looks_binary(data: bytes) -> bool:
+    """Binary data rather than HTML: a known file signature, or more than 2%
+    control bytes in the first 4 KB (text has none; a stray NUL in a page is
+    not enough). Byte-order marks and BOM-less UTF-16 are text."""
+    if data.startswith(tuple(b for b, _ in _BOMS)) or _sniff_utf16(data):
+        return False
+    if data.startswith(_MAGIC):
+        return True
+    head = data[:4096]
+    return len(head) - len(head.translate(None, _CONTROL)) > len(head) // 50
 
 
 def _sniff_meta(head: bytes) -> str | None:
@@ -305,8 +364,7 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
     if size > max_bytes:
         raise ParseError(f"{url or 'page'}: {size} bytes is over the limit of {max_bytes}")
     if isinstance(html, bytes):
-        if b"\x00" in html[:4096] and not html.startswith((codecs.BOM_UTF16_LE,
-                                                           codecs.BOM_UTF16_BE)):
+        if _looks_binary(html):
             raise ParseError(f"{url or 'page'}: binary data, not HTML")
         text, encoding = decode_html(html, declared_encoding)
     else:

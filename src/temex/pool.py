@@ -27,20 +27,23 @@ files costs one ``os.walk``; only chosen pages are read and parsed.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .dom import Document, parse
-from .errors import ParseError
+from .dom import DEFAULT_MAX_BYTES, Document, parse
+from .errors import PageLoadError, ParseError
 
 _DIGITS = re.compile(r"[0-9]+")
 
-__all__ = ["PageError", "choose_pages", "html_files", "load_file", "local_link_order"]
+__all__ = ["PageError", "choose_pages", "html_files", "load_file", "local_link_order",
+           "read_page", "real_path"]
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
@@ -56,11 +59,36 @@ class PageError:
         return {"page": self.page, "error": self.error}
 
 
+def read_page(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The bytes of an HTML file, refused before reading when they cannot be a
+    page: not a regular file (a FIFO would block the run forever, a device
+    never ends) raises :class:`PageLoadError`; over ``max_bytes`` raises
+    :class:`ParseError` without reading it. Other OSErrors (missing, vanished,
+    symlink loop) pass through."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise PageLoadError(errno.EINVAL, "not a regular file", str(path))
+        if st.st_size > max_bytes:
+            raise ParseError(f"{path}: {st.st_size} bytes is over the limit of {max_bytes}")
+        data = fh.read(st.st_size + 1)  # (read(n) allocates n bytes first)
+        if len(data) > st.st_size:  # grew while we read it
+            data += fh.read(max_bytes + 1 - len(data))
+    if len(data) > max_bytes:  # grew while we read it
+        raise ParseError(f"{path}: over the limit of {max_bytes} bytes")
+    return data
+
+
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """``Path.resolve`` that never raises: Python 3.11 raises RuntimeError on
+    a symlink loop; the loop then stays unresolved and fails when read."""
+    return Path(os.path.realpath(path))
+
+
 def load_file(path: str | os.PathLike[str]) -> Document:
     """Read and parse one HTML file. Raises OSError or ParseError."""
-    p = Path(path)
-    data = p.read_bytes()
-    return parse(data, url=str(p))
+    return parse(read_page(path), url=str(path))
 
 
 def html_files(folder: Path) -> list[Path]:
@@ -84,7 +112,7 @@ def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
     if not path:
         return None
     base = root if path.startswith("/") else key_file.parent
-    target = (base / path.lstrip("/")).resolve()
+    target = real_path(base / path.lstrip("/"))
     if path.endswith("/") or target.is_dir():
         target = target / "index.html"
     try:
@@ -97,7 +125,7 @@ def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
 def local_link_order(key: Document, key_file: Path, root: Path) -> list[Path]:
     """Files in ``root`` that the key page links to, in document order."""
     out: list[Path] = []
-    seen = {key_file.resolve()}
+    seen = {real_path(key_file)}
     for i, tag in enumerate(key.tag):
         if tag != "a":
             continue
@@ -135,15 +163,15 @@ def page_path(f: Path) -> Path:
 
 def candidate_order(key: Document, key_file: Path, root: Path) -> Iterator[Path]:
     """All files of ``root`` in the order of the module docstring's rule."""
-    key_file = key_file.resolve()
-    root = root.resolve()
+    key_file = real_path(key_file)
+    root = real_path(root)
     linked = local_link_order(key, key_file, root)
     parent = page_path(key_file).parent
     linked.sort(key=lambda f: page_path(f).parent != parent)  # stable: siblings first
     yield from linked
     done = set(linked) | {key_file}
-    yield from _proximity(key_file, (f.resolve() for f in html_files(root)
-                                     if f.resolve() not in done))
+    yield from _proximity(key_file, (real_path(f) for f in html_files(root)
+                                     if real_path(f) not in done))
 
 
 def vocabulary(doc: Document) -> frozenset[str]:
@@ -196,7 +224,10 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
             break
         t0 = time.perf_counter()
         try:
-            data = f.read_bytes()
+            data = read_page(f)
+        except ParseError as e:
+            errors.append(PageError(str(f), str(e)))
+            continue
         except OSError as e:
             errors.append(PageError(str(f), f"cannot read: {e.strerror or e}"))
             continue

@@ -150,7 +150,9 @@ class SavedTemplate:
                 if tm[i] and text[i] not in seen_text:
                     seen_text.add(text[i])
                     self.texts[text[i]] = self.texts.get(text[i], 0) + 1
-                    if len(self.readable) < 5000:
+                    # paths cost O(depth): nodes deeper than 64 levels are
+                    # left out (a 10,000-deep page made a 50 MB file)
+                    if len(self.readable) < 5000 and doc.depth[i] <= 64:
                         self.readable.append({"path": _readable_path(doc, i),
                                               "text": doc.text[i][:80]})
             else:

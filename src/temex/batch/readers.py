@@ -28,6 +28,9 @@ from typing import BinaryIO
 
 from fastwarc.warc import ArchiveIterator, WarcRecordType
 
+from ..errors import ParseError
+from ..pool import read_page
+
 __all__ = ["Entry", "RecordError", "index_inputs", "read_entry", "HTML_SUFFIXES"]
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
@@ -81,6 +84,11 @@ def index_inputs(inputs: list[str]) -> tuple[list[Entry], dict[str, int]]:
         if p.is_dir():
             for f in sorted(p.rglob("*")):
                 if not f.is_file():
+                    if f.suffix.lower() in HTML_SUFFIXES and not f.is_dir():
+                        # a FIFO, a device or a symlink loop named like a page:
+                        # reported, not silently dropped (and never opened)
+                        entries.append(Entry("file", str(f), root=str(p),
+                                             error="not a regular file"))
                     continue
                 if f.suffix.lower() in HTML_SUFFIXES:
                     entries.append(Entry("file", str(f), root=str(p)))
@@ -202,7 +210,9 @@ def read_entry(e: Entry) -> tuple[bytes, str | None]:
         raise RecordError(e.error)
     if e.kind == "file":
         try:
-            return Path(e.path).read_bytes(), None
+            return read_page(e.path), None
+        except ParseError as err:
+            raise RecordError(str(err)) from None
         except OSError as err:
             raise RecordError(f"cannot read: {err.strerror or err}") from None
     if e.kind == "jsonl":
