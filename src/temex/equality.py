@@ -152,6 +152,15 @@ class TextEquality(Equality):
     def features(self, doc: Document, i: int) -> Hashable:
         return (doc.tag[i], doc.text[i], _norm_id(doc.id[i]), _norm_classes(doc.classes[i]))
 
+    @staticmethod
+    def features_equal(f1: Hashable, f2: Hashable) -> bool:
+        """``equal`` on two ``features`` values (precomputed, no regex)."""
+        t1, x1, i1, c1 = f1  # type: ignore[misc]
+        t2, x2, i2, c2 = f2  # type: ignore[misc]
+        if t1 != t2 or x1 != x2 or i1 != i2:
+            return False
+        return c1 == c2 or bool(c1 and c2 and c1 & c2)
+
     def equal(self, d1: Document, i: int, d2: Document, j: int) -> bool:
         if d1.tag[i] != d2.tag[j] or d1.text[i] != d2.text[j]:
             return False
