@@ -17,7 +17,7 @@ from .detectors import METHOD_PARAMS, get_detector
 from .dom import Document, parse
 from .errors import PageLoadError, ParseError
 from .model import TemplateModel
-from .pool import PageError, choose_pages, read_page, real_path, unusable
+from .pool import PageError, choose_pages, load_candidate, read_page, real_path, unusable
 
 __all__ = ["ExtractOptions", "extract_files", "fit_pages", "load_key_file"]
 
@@ -90,33 +90,23 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
     t_key = time.perf_counter() - t0
     docs: list[Document] = []
     errors: list[PageError] = []
-    t_parse = 0.0
+    tm: dict[str, float] = {"read": 0.0, "parse": 0.0}
     for p in pages:
-        t1 = time.perf_counter()
-        try:
-            doc = parse(read_page(p), url=str(p))
-        except OSError as e:
-            errors.append(PageError(str(p), f"cannot read: {e.strerror or e}"))
-            continue
-        except ParseError as e:
-            errors.append(PageError(str(p), str(e)))
-            continue
-        finally:
-            t_parse += time.perf_counter() - t1
-        reason = unusable(doc)
-        if reason:
-            errors.append(PageError(str(p), reason))
+        page = load_candidate(p, tm)
+        if isinstance(page, PageError):
+            errors.append(page)
         else:
-            docs.append(doc)
+            docs.append(page)
+    t_parse = tm["read"] + tm["parse"]
     if pages_dir is not None and not Path(pages_dir).is_dir():
         raise PageLoadError(f"{pages_dir}: the pages folder is not a folder")
     if pages_dir is not None and len(docs) < options.n_pages:
-        more, errs, tm = choose_pages(key, Path(key_path), Path(pages_dir),
-                                      options.n_pages - len(docs))
+        more, errs, chosen_tm = choose_pages(key, Path(key_path), Path(pages_dir),
+                                             options.n_pages - len(docs))
         known = {real_path(d.url) for d in docs}
         docs.extend(d for d in more if real_path(d.url) not in known)
         errors.extend(errs)
-        t_parse += tm["parse"]
+        t_parse += chosen_tm["read"] + chosen_tm["parse"]
     model = fit_pages(key, docs, options)
     model.errors = [e.as_dict() for e in errors]
     model.timings = {"parse_key": t_key, "parse_pages": t_parse, **model.timings,

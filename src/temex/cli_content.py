@@ -24,7 +24,7 @@ _EXT = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
 
 def add_content_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``content`` command on an argparse subparsers object."""
-    p = subparsers.add_parser(
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "content", help="main content of every page of a folder",
         description="Write OUTDIR/NAME.txt with the main content of every NAME.html "
                     "in DIR, using the other pages of DIR as the site's evidence.")

@@ -27,7 +27,7 @@ __all__ = [
 
 
 def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
-    p = subparsers.add_parser(
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "serve", help="run the web app (page + JSON API)",
         description="Serve a page where a person enters a URL and sees its template "
                     "(TeMex toggle view), and the JSON API under it. See docs/WEB.md.")

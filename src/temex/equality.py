@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import cast
 
 from .dom import Document
 from .errors import ParameterError
@@ -155,8 +156,8 @@ class TextEquality(Equality):
     @staticmethod
     def features_equal(f1: Hashable, f2: Hashable) -> bool:
         """``equal`` on two ``features`` values (precomputed, no regex)."""
-        t1, x1, i1, c1 = f1  # type: ignore[misc]
-        t2, x2, i2, c2 = f2  # type: ignore[misc]
+        t1, x1, i1, c1 = cast("tuple[str, str, str, frozenset[str]]", f1)
+        t2, x2, i2, c2 = cast("tuple[str, str, str, frozenset[str]]", f2)
         if t1 != t2 or x1 != x2 or i1 != i2:
             return False
         return c1 == c2 or bool(c1 and c2 and c1 & c2)

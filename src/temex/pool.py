@@ -42,8 +42,8 @@ from .errors import PageLoadError, ParseError
 
 _DIGITS = re.compile(r"[0-9]+")
 
-__all__ = ["PageError", "choose_pages", "html_files", "load_file", "local_link_order",
-           "read_page", "real_path"]
+__all__ = ["PageError", "choose_pages", "html_files", "load_candidate", "load_file",
+           "local_link_order", "read_page", "real_path"]
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
@@ -205,6 +205,33 @@ def rank_by_similarity(key: Document, pages: list[Document], n: int) -> list[Doc
     return [pages[k] for k in sorted(order[:n])]
 
 
+def load_candidate(path: str | os.PathLike[str], timings: dict[str, float] | None = None
+                   ) -> Document | PageError:
+    """Read, parse and check one candidate page; a page that cannot serve
+    becomes a :class:`PageError` with the reason. Adds seconds spent to
+    ``timings["read"]`` and ``timings["parse"]`` when given."""
+    t0 = time.perf_counter()
+    try:
+        data = read_page(path)
+    except ParseError as e:
+        return PageError(str(path), str(e))
+    except OSError as e:
+        return PageError(str(path), f"cannot read: {e.strerror or e}")
+    finally:
+        t1 = time.perf_counter()
+        if timings is not None:
+            timings["read"] = timings.get("read", 0.0) + t1 - t0
+    try:
+        doc = parse(data, url=str(path))
+    except ParseError as e:
+        return PageError(str(path), str(e))
+    finally:
+        if timings is not None:
+            timings["parse"] = timings.get("parse", 0.0) + time.perf_counter() - t1
+    reason = unusable(doc)
+    return PageError(str(path), reason) if reason else doc
+
+
 def choose_pages(key: Document, key_file: Path, root: Path, n: int,
                  pool_size: int | None = None
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
@@ -215,37 +242,19 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     """
     pages: list[Document] = []
     errors: list[PageError] = []
-    t_read = t_parse = 0.0
+    timings = {"read": 0.0, "parse": 0.0}
     if pool_size is None:
         pool_size = 2 * n + 2
     pool_size = max(pool_size, n)
     for f in candidate_order(key, key_file, root):
         if len(pages) >= pool_size:
             break
-        t0 = time.perf_counter()
-        try:
-            data = read_page(f)
-        except ParseError as e:
-            errors.append(PageError(str(f), str(e)))
-            continue
-        except OSError as e:
-            errors.append(PageError(str(f), f"cannot read: {e.strerror or e}"))
-            continue
-        t1 = time.perf_counter()
-        t_read += t1 - t0
-        try:
-            doc = parse(data, url=str(f))
-        except ParseError as e:
-            errors.append(PageError(str(f), str(e)))
-            continue
-        finally:
-            t_parse += time.perf_counter() - t1
-        reason = unusable(doc)
-        if reason:
-            errors.append(PageError(str(f), reason))
-            continue
-        pages.append(doc)
-    return rank_by_similarity(key, pages, n), errors, {"read": t_read, "parse": t_parse}
+        page = load_candidate(f, timings)
+        if isinstance(page, PageError):
+            errors.append(page)
+        else:
+            pages.append(page)
+    return rank_by_similarity(key, pages, n), errors, timings
 
 
 _FEED_TAGS = frozenset({"rss", "feed", "rdf:rdf", "channel", "urlset", "sitemapindex"})

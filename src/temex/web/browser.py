@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urljoin, urlsplit
 
 from ..sources.base import FetchResult, PageSource
@@ -226,7 +226,7 @@ class BrowserSource(PageSource):
         from playwright.async_api import Error as PwError
         from playwright.async_api import TimeoutError as PwTimeout
 
-        current, redirects = url, []
+        current, redirects = url, cast("list[str]", [])
         for _ in range(self.max_redirects + 1):
             self._pending.pop(id(page), None)
             try:

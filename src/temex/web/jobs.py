@@ -275,7 +275,8 @@ def extract_url(opts: UrlOptions, limits: Limits | None = None,
     t.join()
     if "error" in box:
         raise box["error"]
-    return box["result"]
+    result: UrlResult = box["result"]
+    return result
 
 
 def output(result: UrlResult, name: str) -> str:
