@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from temex.detectors import VoteDetector
+from temex.equality import DEFAULT_EQUALITY
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
 from temex.explore import explore, fit_exploration
 from temex.sources import HttpSource
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--orders", nargs="+", default=["menu", "menublock", "paper"])
     ap.add_argument("--sites", nargs="*")
     ap.add_argument("--max-loads", type=int, default=10)
-    ap.add_argument("--equality", default="text")
+    ap.add_argument("--equality", default=DEFAULT_EQUALITY)
     ap.add_argument("--detail", action="store_true", help="one row per key page")
     ap.add_argument("--synthetic", action="store_true",
                     help="also run the synthetic blog (in-text links that do not link back)")

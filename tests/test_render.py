@@ -71,7 +71,7 @@ def test_json_report(demo_site: Path) -> None:
         == rep["counts"]["body_nodes"]
     assert rep["content_roots"] == ["/html/body/div/main"]
     assert "/html/body/header" in rep["template_paths"]
-    assert rep["params"]["equality"] == "text" and rep["method"] == "vote"
+    assert rep["params"]["equality"] == "label" and rep["method"] == "vote"
     assert set(rep["timings"]) >= {"parse_key", "parse_pages", "fit", "total"}
     assert rep["content"]["text"].startswith("Saving your own seeds\nPick seed heads")
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from .detectors import METHOD_PARAMS, get_detector
 from .dom import Document, parse
+from .equality import DEFAULT_EQUALITY
 from .errors import PageLoadError, ParseError
 from .model import TemplateModel
 from .pool import PageError, choose_pages, load_candidate, read_page, real_path, unusable
@@ -33,7 +34,7 @@ class ExtractOptions:
     """What to extract and how (one object from CLI flags or API arguments)."""
 
     method: str = "vote"
-    equality: str = "text"
+    equality: str = DEFAULT_EQUALITY
     threshold: float = 0.5
     n_pages: int = DEFAULT_N_PAGES
     evidence: bool = True

@@ -27,7 +27,7 @@ from .cli_content import add_content_parser
 from .cli_explore import add_candidates_parser, add_explore_arguments, explore_from_args, is_url
 from .cli_serve import add_serve_parser, add_url_arguments, extract_url_command, run_serve
 from .detectors import get_detector
-from .equality import EQUALITIES
+from .equality import DEFAULT_EQUALITY, EQUALITIES
 from .errors import TemexError
 from .explore import DEFAULT_N as DEFAULT_CS_SIZE
 from .render import FORMATS, render
@@ -42,8 +42,8 @@ def _add_method_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--method", choices=["vote", "intersect", "rtdm", "chunks"], default="vote",
                    help="vote: TeMex majority vote (default); intersect: ETDM paper Alg. 2; "
                         "rtdm: RTDM-TD (Vieira et al.); chunks: text-chunk document frequency")
-    g.add_argument("--equality", choices=sorted(EQUALITIES), default="text",
-                   help="node equality relation (default: text)")
+    g.add_argument("--equality", choices=sorted(EQUALITIES), default=DEFAULT_EQUALITY,
+                   help=f"node equality relation (default: {DEFAULT_EQUALITY})")
     g.add_argument("--threshold", type=float, default=0.5,
                    help="vote: a node is template when more than this share of the "
                         "pages map it (default 0.5: a strict majority)")

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .dom import Document
-from .equality import Equality, get_equality
+from .equality import DEFAULT_EQUALITY, Equality, get_equality
 from .errors import NotFittedError, ParameterError
 from .mapping import DEFAULT_MAX_CELLS, etdm
 from .model import TemplateModel
@@ -191,7 +191,7 @@ class _BaseDetector(FittedMixin):
 
     method = "base"
 
-    def __init__(self, equality: str | Equality = "text", evidence: bool = True,
+    def __init__(self, equality: str | Equality = DEFAULT_EQUALITY, evidence: bool = True,
                  region: float | None = 0.8, max_cells: int = DEFAULT_MAX_CELLS) -> None:
         self.equality = equality
         self.evidence = evidence
@@ -242,7 +242,7 @@ class VoteDetector(_BaseDetector):
 
     Parameters
     ----------
-    equality : str or Equality, default "text"
+    equality : str or Equality, default "label"
         Node relation ≅ (see :mod:`temex.equality`).
     threshold : float in [0, 1), default 0.5
         A node is template when mapped (and supported) in *more than*
@@ -286,7 +286,7 @@ class VoteDetector(_BaseDetector):
 
     method = "vote"
 
-    def __init__(self, equality: str | Equality = "text", threshold: float = 0.5,
+    def __init__(self, equality: str | Equality = DEFAULT_EQUALITY, threshold: float = 0.5,
                  evidence: bool = True, region: float | None = 0.8,
                  region_threshold: float | None = 0.67,
                  max_cells: int = DEFAULT_MAX_CELLS) -> None:

@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
-from ..equality import EQUALITIES
+from ..equality import DEFAULT_EQUALITY, EQUALITIES
 from ..explore import DEFAULT_N
 from .jobs import OUTPUTS, JobManager, JobsFull, UrlOptions
 from .security import APP_CSP, SANDBOX_CSP, Limits, UrlRefused, security_headers
@@ -169,7 +169,8 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
                                         "max_bytes": limits.max_bytes,
                                         "job_timeout": limits.job_timeout,
                                         "allow_private": limits.allow_private},
-                             "outputs": list(OUTPUTS), "equalities": sorted(EQUALITIES)})
+                             "outputs": list(OUTPUTS), "equalities": sorted(EQUALITIES),
+                             "default_equality": DEFAULT_EQUALITY})
 
     routes = [
         Route("/", index),
@@ -200,7 +201,7 @@ _OPTIONS_SCHEMA = {
         "max_loads": {"type": "integer", "minimum": 2, "default": 10,
                       "description": "pages requested, key page included (capped)"},
         "method": {"type": "string", "enum": ["vote", "intersect"], "default": "vote"},
-        "equality": {"type": "string", "default": "text",
+        "equality": {"type": "string", "default": DEFAULT_EQUALITY,
                      "description": "node equality relation (temex.equality.EQUALITIES)"},
         "threshold": {"type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 0.5},
         "render": {"type": "boolean", "default": False,

@@ -27,6 +27,7 @@ from typing import Any
 from ..api import ExtractOptions
 from ..detectors import get_detector
 from ..errors import PageLoadError, TemexError
+from ..equality import DEFAULT_EQUALITY
 from ..explore import DEFAULT_N
 from ..model import TemplateModel
 from ..render import FORMATS, render, report
@@ -75,7 +76,7 @@ class UrlOptions:
     n: int = DEFAULT_N         #: CS size sought (pages compared with the key page)
     max_loads: int = 10        #: pages requested, key page included
     method: str = "vote"
-    equality: str = "text"
+    equality: str = DEFAULT_EQUALITY
     threshold: float = 0.5
     render: bool = False       #: load pages through headless Chromium
     order: str = "menu"

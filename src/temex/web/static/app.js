@@ -28,9 +28,9 @@ async function loadHealth() {
     const h = await (await fetch("/api/health")).json();
     const sel = $("equality");
     sel.textContent = "";
-    for (const q of h.equalities || ["text"]) {
+    for (const q of h.equalities || ["label"]) {
       const o = el("option", { value: q }, q);
-      if (q === "text") o.selected = true;
+      if (q === (h.default_equality || "label")) o.selected = true;
       sel.appendChild(o);
     }
     if (h.limits) {
