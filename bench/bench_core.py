@@ -107,7 +107,7 @@ def main() -> int:
         ("label + evidence", dict(equality="label", region=None)),
         ("label + evidence + region, majority inside", dict(region_threshold=0.5)),
         ("label + evidence + region, unanimity inside", dict(region_threshold=None)),
-        ("label + evidence + region, coverage 0.6", dict(region=0.6)),
+        ("label + evidence + region, coverage 0.8", dict(region=0.8)),
         ("**label + evidence + region, > 2/3 inside (default)**", dict()),
     ]
     for label, params in configs:

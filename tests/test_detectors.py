@@ -82,7 +82,7 @@ def test_unfitted_and_bad_parameters_fail_loudly() -> None:
 def test_params_are_stored_unchanged() -> None:
     det = VoteDetector(equality="strict", threshold=0.75)
     assert det.get_params() == {"equality": "strict", "threshold": 0.75, "evidence": True,
-                                "region": 0.8, "region_threshold": 0.67,
+                                "region": 0.7, "region_threshold": 0.67,
                                 "max_cells": 2_500}
     assert "threshold=0.75" in repr(det)
 

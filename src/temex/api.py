@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .detectors import METHOD_PARAMS, get_detector
+from .detectors import DEFAULT_REGION, METHOD_PARAMS, get_detector
 from .dom import Document, parse
 from .equality import DEFAULT_EQUALITY
 from .errors import PageLoadError, ParseError
@@ -38,7 +38,7 @@ class ExtractOptions:
     threshold: float = 0.5
     n_pages: int = DEFAULT_N_PAGES
     evidence: bool = True
-    region: float | None = 0.8
+    region: float | None = DEFAULT_REGION
     region_threshold: float | None = 0.67
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -43,7 +43,7 @@ import time
 from collections.abc import Sequence
 from hashlib import blake2b
 
-from .detectors import FittedMixin, apply_region
+from .detectors import DEFAULT_REGION, FittedMixin, apply_region
 from .dom import IGNORED_TAGS, Document
 from .errors import ParameterError
 from .model import TemplateModel
@@ -171,7 +171,7 @@ class ChunksDetector(FittedMixin):
         Which elements cut chunks (module notes).
     alt : bool, default True
         Count image ALT text (paper §5).
-    region : float or None, default 0.8
+    region : float or None, default 0.7
         Content-region rule of :func:`temex.detectors.apply_region`.
 
     Attributes
@@ -189,7 +189,7 @@ class ChunksDetector(FittedMixin):
     method = "chunks"
 
     def __init__(self, threshold: float = 0.5, tag_path: bool = True, boundary: str = "block",
-                 alt: bool = True, region: float | None = 0.8) -> None:
+                 alt: bool = True, region: float | None = DEFAULT_REGION) -> None:
         self.threshold = threshold
         self.tag_path = tag_path
         self.boundary = boundary

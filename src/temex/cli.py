@@ -26,7 +26,7 @@ from .cli_batch import BATCH_COMMANDS, add_batch_parsers
 from .cli_content import add_content_parser
 from .cli_explore import add_candidates_parser, add_explore_arguments, explore_from_args, is_url
 from .cli_serve import add_serve_parser, add_url_arguments, extract_url_command, run_serve
-from .detectors import get_detector
+from .detectors import DEFAULT_REGION, get_detector
 from .equality import DEFAULT_EQUALITY, EQUALITIES
 from .errors import TemexError
 from .explore import DEFAULT_N as DEFAULT_CS_SIZE
@@ -52,8 +52,8 @@ def _add_method_arguments(p: argparse.ArgumentParser) -> None:
                         f"folder; {DEFAULT_CS_SIZE} for a URL, the complete subdigraph size)")
     g.add_argument("--no-evidence", action="store_true",
                    help="count every mapped node as template (the papers' behaviour)")
-    g.add_argument("--region", type=float, default=0.8,
-                   help="content-region coverage in (0, 1] (default 0.8)")
+    g.add_argument("--region", type=float, default=DEFAULT_REGION,
+                   help=f"content-region coverage in (0, 1] (default {DEFAULT_REGION})")
     g.add_argument("--no-region", action="store_true", help="turn the content-region rule off")
     g.add_argument("--region-threshold", type=float, default=0.67,
                    help="vote inside the content region: more than this share of the pages "

@@ -51,7 +51,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .detectors import FittedMixin, apply_region, subdocument
+from .detectors import DEFAULT_REGION, FittedMixin, apply_region, subdocument
 from .dom import Document
 from .errors import ParameterError
 from .model import TemplateModel
@@ -322,7 +322,7 @@ class RTDMDetector(FittedMixin):
 
     Parameters
     ----------
-    region : float or None, default 0.8
+    region : float or None, default 0.7
         Content-region rule (:func:`temex.detectors.apply_region`); None gives
         the paper's output unchanged.
     max_cells : int
@@ -341,7 +341,7 @@ class RTDMDetector(FittedMixin):
 
     method = "rtdm"
 
-    def __init__(self, region: float | None = 0.8, max_cells: int = DEFAULT_MAX_CELLS) -> None:
+    def __init__(self, region: float | None = DEFAULT_REGION, max_cells: int = DEFAULT_MAX_CELLS) -> None:
         self.region = region
         self.max_cells = max_cells
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .content import Content, ContentParams, SiteIndex, extract_content
-from .detectors import apply_region
+from .detectors import DEFAULT_REGION, apply_region
 from .dom import Document
 from .errors import ModelFormatError
 from .model import TemplateModel
@@ -121,7 +121,7 @@ class SavedTemplate:
     method: str = ""
     params: dict[str, Any] = field(default_factory=dict)
     keys: list[str] = field(default_factory=list)
-    region: float | None = 0.8
+    region: float | None = DEFAULT_REGION
     structure: set[str] = field(default_factory=set)
     texts: dict[str, int] = field(default_factory=dict)
     free: dict[str, list[int]] = field(default_factory=dict)
