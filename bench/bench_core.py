@@ -43,9 +43,13 @@ def prepared(data: Path, n_max: int):  # type: ignore[no-untyped-def]
         site = load_site(folder)
         for kp in site.key_pages:
             f = url_to_file(site.root, kp)
-            key = load_file(f)
+            try:
+                key = load_file(f)
+                gold = gold_mask(key, site.content_selector, site.template_selector)
+            except (OSError, ValueError) as e:  # missing file, no content element
+                print(f"skipped {site.name} {kp}: {e}", file=sys.stderr)
+                continue
             pages, _, _ = choose_pages(key, f, site.root, n_max)
-            gold = gold_mask(key, site.content_selector, site.template_selector)
             out.append((site.name, kp, f, key, pages, gold))
     return out
 
@@ -152,7 +156,11 @@ def content_table(root: Path, configs: list) -> None:  # type: ignore[type-arg]
                 gold = key_file.with_suffix(".txt")
                 if not gold.is_file():
                     continue
-                key = load_file(key_file)
+                try:
+                    key = load_file(key_file)
+                except (OSError, ValueError) as e:
+                    print(f"skipped {key_file}: {e}", file=sys.stderr)
+                    continue
                 pages, _, _ = choose_pages(key, key_file, site, 4)
                 for label, params in configs:
                     t0 = time.perf_counter()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from temex.detectors import VoteDetector
 from temex.equality import DEFAULT_EQUALITY
+from temex.errors import PageLoadError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
 from temex.explore import explore, fit_exploration
 from temex.sources import HttpSource
@@ -107,8 +108,12 @@ def main(argv: list[str] | None = None) -> int:
                 for n in args.n:
                     for kp in site.key_pages:
                         t0 = time.perf_counter()
-                        ex = explore(base + kp, n=n, max_loads=args.max_loads, order=order,
-                                     source=HttpSource(concurrency=2))
+                        try:
+                            ex = explore(base + kp, n=n, max_loads=args.max_loads, order=order,
+                                         source=HttpSource(concurrency=2))
+                        except PageLoadError as e:  # the key page itself failed
+                            print(f"skipped {site.name} {kp}: {e}", file=sys.stderr)
+                            continue
                         model = fit_exploration(ex, VoteDetector(equality=args.equality))
                         wall = time.perf_counter() - t0
                         try:
