@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .dom import IGNORED_TAGS, Document
+from .dom import IGNORED_TAGS, Document, children_reversed
 
 __all__ = ["BLOCK_TAGS", "Blocks", "page_blocks", "block_text", "norm_key"]
 
@@ -157,10 +157,5 @@ def block_text(doc: Document, blocks: Blocks, b: int) -> str:
         if not first and (name in BLOCK_TAGS or name in HIDDEN_TAGS):
             continue
         first = False
-        kids = []
-        c = node.child
-        while c is not None:
-            kids.append(c)
-            c = c.next
-        stack.extend(reversed(kids))
+        stack.extend(children_reversed(node))
     return _WS.sub(" ", "".join(out)).strip()

@@ -395,15 +395,7 @@ def subdocument(doc: Document, keep: list[bool]) -> tuple[Document, list[int]]:
     for k in kids:
         for pos, c in enumerate(k):
             sub.position[c] = pos
-    n = len(index)
-    size = [1] * n
-    h = [0] * n
-    for i in range(n - 1, -1, -1):
-        ch = sub.children[i]
-        size[i] += sum(size[c] for c in ch)
-        h[i] = hash((sub.tag[i], sub.id[i], sub.classes[i], sub.attrs[i], sub.text[i],
-                     tuple(h[c] for c in ch)))
-    sub.size, sub.subtree_hash = size, h
+    sub.rehash()
     sub.body = new_of.get(doc.body, -1)
     return sub, index
 

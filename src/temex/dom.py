@@ -29,7 +29,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from .errors import ParseError
 
-__all__ = ["DEFAULT_MAX_BYTES", "IGNORED_TAGS", "Document", "decode_html", "parse"]
+__all__ = ["DEFAULT_MAX_BYTES", "IGNORED_TAGS", "Document", "children_reversed", "decode_html",
+           "parse"]
 
 #: Elements whose text is code or invisible; their text is not page text and
 #: evaluation ignores them (../shared/data/README.md: "scripts and styles ignored").
@@ -221,6 +222,22 @@ class Document:
     def __len__(self) -> int:
         return len(self.tag)
 
+    def rehash(self) -> None:
+        """Compute ``size`` and ``subtree_hash`` bottom-up from the other
+        arrays (after building or editing them). O(n)."""
+        n = len(self.tag)
+        tag, ids, classes, attrs, text = self.tag, self.id, self.classes, self.attrs, self.text
+        size = [1] * n
+        h = [0] * n
+        for i in range(n - 1, -1, -1):  # reverse pre-order: children before parents
+            ch = self.children[i]
+            if ch:
+                size[i] += sum(size[c] for c in ch)
+            h[i] = hash((tag[i], ids[i], classes[i], attrs[i], text[i],
+                         tuple(h[c] for c in ch)))
+        self.size = size
+        self.subtree_hash = h
+
     # -- navigation -------------------------------------------------------
     def descendants(self, i: int) -> range:
         """Node numbers of the subtree rooted at ``i`` (itself included)."""
@@ -331,13 +348,20 @@ class Document:
                 continue
             if index is not None and skip and index.get(node.mem_id, -1) in skip:
                 continue
-            kids = []
-            c = node.child
-            while c is not None:
-                kids.append((c, 0))
-                c = c.next
-            stack.extend(reversed(kids))
+            stack.extend((c, 0) for c in children_reversed(node))
         return out
+
+
+def children_reversed(node: LexborNode) -> list[LexborNode]:
+    """The child nodes of a Lexbor node (elements, text, comments), last first:
+    ready to push on an explicit stack so they pop in document order."""
+    kids: list[LexborNode] = []
+    c = node.child
+    while c is not None:
+        kids.append(c)
+        c = c.next
+    kids.reverse()
+    return kids
 
 
 def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = None,
@@ -421,13 +445,7 @@ def _flatten(doc: Document, root: LexborNode) -> None:
         elements.append(node)
         if name == "body" and doc.body < 0:
             doc.body = i
-        children = []
-        c = node.child
-        while c is not None:
-            children.append(c)
-            c = c.next
-        for c in reversed(children):
-            stack.append((c, i))
+        stack.extend((c, i) for c in children_reversed(node))
     n = len(tag)
     doc.children = [tuple(k) if k else () for k in kids]
     for i in range(n):
@@ -435,13 +453,4 @@ def _flatten(doc: Document, root: LexborNode) -> None:
             text.append(_WS.sub(" ", " ".join(own_text[i])).strip())
         else:
             text.append("")
-    size = [1] * n
-    h = [0] * n
-    for i in range(n - 1, -1, -1):  # reverse pre-order: children before parents
-        ch = doc.children[i]
-        if ch:
-            size[i] += sum(size[c] for c in ch)
-        h[i] = hash((tag[i], ids[i], classes[i], attrs[i], text[i],
-                     tuple(h[c] for c in ch)))
-    doc.size = size
-    doc.subtree_hash = h
+    doc.rehash()

@@ -28,7 +28,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from .dom import IGNORED_TAGS, Document
+from .dom import IGNORED_TAGS, Document, children_reversed
 from .model import TemplateModel
 
 __all__ = [
@@ -62,12 +62,7 @@ def _elements(root: LexborNode) -> list[LexborNode]:
         if not node.is_element_node:
             continue
         out.append(node)
-        kids = []
-        c = node.child
-        while c is not None:
-            kids.append(c)
-            c = c.next
-        stack.extend(reversed(kids))
+        stack.extend(children_reversed(node))
     return out
 
 
@@ -152,12 +147,7 @@ def _events(doc: Document, skip: list[bool] | None = None
         owner.append(i)
         yield ("enter", i, None)
         stack.append((node, True))
-        kids = []
-        c = node.child
-        while c is not None:
-            kids.append(c)
-            c = c.next
-        stack.extend((k, False) for k in reversed(kids))
+        stack.extend((k, False) for k in children_reversed(node))
 
 
 def content_text(model: TemplateModel) -> str:

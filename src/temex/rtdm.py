@@ -272,14 +272,7 @@ def retrieve_template(d1: Document, d2: Document, result: RTDMResult
 def rehash(doc: Document) -> None:
     """Recompute ``size`` and ``subtree_hash`` bottom-up (after editing texts),
     with the formula of :mod:`temex.dom`. O(n)."""
-    n = len(doc)
-    size, h = [1] * n, [0] * n
-    for i in range(n - 1, -1, -1):
-        ch = doc.children[i]
-        size[i] += sum(size[c] for c in ch)
-        h[i] = hash((doc.tag[i], doc.id[i], doc.classes[i], doc.attrs[i], doc.text[i],
-                     tuple(h[c] for c in ch)))
-    doc.size, doc.subtree_hash = size, h
+    doc.rehash()
 
 
 def find_template(key: Document, pages: Sequence[Document],
