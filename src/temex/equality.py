@@ -53,7 +53,7 @@ then memoised per node pair.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import cast
 
@@ -103,24 +103,24 @@ class Equality:
         """``features`` for every node (cached on the document)."""
         if type(self).features is Equality.features:
             return self.keys(doc)
-        cache: dict[str, list[Hashable]] = doc.__dict__.setdefault("_eq_feats", {})
-        fs = cache.get(self.name)
-        if fs is None:
-            fs = [self.features(doc, i) for i in range(len(doc))]
-            cache[self.name] = fs
-        return fs
+        return self._per_node(doc, "_eq_feats", self.features)
 
     def equal(self, d1: Document, i: int, d2: Document, j: int) -> bool:
         return self.key(d1, i) == self.key(d2, j)
 
     def keys(self, doc: Document) -> list[Hashable]:
         """``key`` for every node of ``doc`` (cached on the document)."""
-        cache: dict[str, list[Hashable]] = doc.__dict__.setdefault("_eq_keys", {})
-        ks = cache.get(self.name)
-        if ks is None:
-            ks = [self.key(doc, i) for i in range(len(doc))]
-            cache[self.name] = ks
-        return ks
+        return self._per_node(doc, "_eq_keys", self.key)
+
+    def _per_node(self, doc: Document, slot: str,
+                  fn: Callable[[Document, int], Hashable]) -> list[Hashable]:
+        """``fn`` for every node of ``doc``, cached on it per relation name."""
+        cache: dict[str, list[Hashable]] = doc.__dict__.setdefault(slot, {})
+        values = cache.get(self.name)
+        if values is None:
+            values = [fn(doc, i) for i in range(len(doc))]
+            cache[self.name] = values
+        return values
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -175,14 +175,7 @@ class TextEquality(Equality):
     def equal(self, d1: Document, i: int, d2: Document, j: int) -> bool:
         if d1.tag[i] != d2.tag[j] or d1.text[i] != d2.text[j]:
             return False
-        if d1.id[i] != d2.id[j] and _norm_id(d1.id[i]) != _norm_id(d2.id[j]):
-            return False
-        c1, c2 = d1.classes[i], d2.classes[j]
-        if c1 == c2:
-            return True
-        if not c1 or not c2:
-            return False
-        return bool(_norm_classes(c1) & _norm_classes(c2))
+        return self.features_equal(self.features(d1, i), self.features(d2, j))
 
 
 class ClassEquality(Equality):
