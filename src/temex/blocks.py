@@ -5,10 +5,9 @@ A *block* is a block-level element (paragraph, heading, list item, cell,
 ``span`` ...) up to the next nested block element; a line of the gold files of
 CleanEval, Dragnet and big9 is such a block. Blocks are built from the
 :class:`~temex.dom.Document` arrays in one O(n) pass, without walking the
-Lexbor tree: the text order inside a block is the element order of its pieces,
-which is exact unless a block mixes its own text with inline children
-(``<p>a <a>b</a> c</p>``); :func:`block_text` re-reads such blocks from the
-parse tree in document order when a block is output.
+Lexbor tree; their text is only used as a key (:func:`norm_key`), so the order
+of pieces inside a block does not matter. Kept text is written out in document
+order by :func:`temex.render.text_lines`.
 """
 
 from __future__ import annotations
@@ -16,9 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .dom import IGNORED_TAGS, Document, children_reversed
+from .dom import IGNORED_TAGS, Document
 
-__all__ = ["BLOCK_TAGS", "Blocks", "page_blocks", "block_text", "norm_key"]
+__all__ = ["BLOCK_TAGS", "Blocks", "page_blocks", "norm_key"]
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body br dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre
@@ -129,33 +128,3 @@ def _invisible(doc: Document, i: int) -> bool:
             if "display:none" in s or "visibility:hidden" in s:
                 return True
     return False
-
-
-def block_text(doc: Document, blocks: Blocks, b: int) -> str:
-    """The text of block ``b`` in document order, whitespace collapsed."""
-    ps = blocks.pieces[b]
-    if len(ps) == 1 and ps[0] == blocks.node[b] and not doc.children[ps[0]]:
-        return doc.text[ps[0]]
-    root = blocks.node[b]
-    if len(ps) == 1 and all(doc.tag[c] in BLOCK_TAGS for c in doc.children[root]):
-        return doc.text[ps[0]]
-    # Mixed inline content: read text nodes from the parse tree in order,
-    # stopping at nested block elements and hidden ones.
-    out: list[str] = []
-    stack = [doc.elements[root]]
-    first = True
-    while stack:
-        node = stack.pop()
-        if node.is_text_node:
-            t = node.text_content
-            if t:
-                out.append(t)
-            continue
-        if not node.is_element_node:
-            continue
-        name = (node.tag or "").lower()
-        if not first and (name in BLOCK_TAGS or name in HIDDEN_TAGS):
-            continue
-        first = False
-        stack.extend(children_reversed(node))
-    return _WS.sub(" ", "".join(out)).strip()
