@@ -18,7 +18,7 @@ from .dom import Document, parse
 from .equality import DEFAULT_EQUALITY
 from .errors import PageLoadError, ParseError
 from .model import TemplateModel
-from .pool import PageError, choose_pages, load_candidate, read_page, real_path, unusable
+from .pool import PageError, choose_pages, load_candidate, read_page, real_path
 
 __all__ = ["ExtractOptions", "extract_files", "fit_pages", "load_key_file"]
 
@@ -60,9 +60,8 @@ def load_key_file(path: str | Path) -> Document:
     except OSError as e:
         raise PageLoadError(f"{p}: cannot read ({e.strerror or e})") from None
     doc = parse(data, url=str(p))
-    reason = unusable(doc)
     if doc.body < 0:
-        raise ParseError(f"{p}: {reason}")
+        raise ParseError(f"{p}: no page body")
     return doc
 
 

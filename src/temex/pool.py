@@ -170,8 +170,8 @@ def candidate_order(key: Document, key_file: Path, root: Path) -> Iterator[Path]
     linked.sort(key=lambda f: page_path(f).parent != parent)  # stable: siblings first
     yield from linked
     done = set(linked) | {key_file}
-    yield from _proximity(key_file, (real_path(f) for f in html_files(root)
-                                     if real_path(f) not in done))
+    resolved = (real_path(f) for f in html_files(root))
+    yield from _proximity(key_file, (f for f in resolved if f not in done))
 
 
 def vocabulary(doc: Document) -> frozenset[str]:
