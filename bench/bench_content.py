@@ -205,24 +205,20 @@ def markdown(results: dict) -> str:
         for k in results["datasets"][ds]["rows"]:
             if k not in names:
                 names.append(k)
-    out.append("### Token F1 (average over pages) and ms/page\n")
-    out.append("| extractor | " + " | ".join(f"{d} F1 | {d} ms" for d in dss) + " |")
-    out.append("|---|" + "---:|---:|" * len(dss))
-    for k in names:
-        cells = []
-        for ds in dss:
-            r = results["datasets"][ds]["rows"].get(k)
-            cells += [f"{r['F1']:.3f}", f"{r['ms']:.1f}"] if r else ["-", "-"]
-        out.append(f"| {k} | " + " | ".join(cells) + " |")
-    out.append("\n### Precision / recall\n")
-    out.append("| extractor | " + " | ".join(f"{d} P | {d} R" for d in dss) + " |")
-    out.append("|---|" + "---:|---:|" * len(dss))
-    for k in names:
-        cells = []
-        for ds in dss:
-            r = results["datasets"][ds]["rows"].get(k)
-            cells += [f"{r['P']:.3f}", f"{r['R']:.3f}"] if r else ["-", "-"]
-        out.append(f"| {k} | " + " | ".join(cells) + " |")
+
+    def two_column_table(title: str, a: str, b: str, fmt_b: str) -> None:
+        out.append(title)
+        out.append("| extractor | " + " | ".join(f"{d} {a} | {d} {b}" for d in dss) + " |")
+        out.append("|---|" + "---:|---:|" * len(dss))
+        for k in names:
+            cells = []
+            for ds in dss:
+                r = results["datasets"][ds]["rows"].get(k)
+                cells += [f"{r[a]:.3f}", format(r[b], fmt_b)] if r else ["-", "-"]
+            out.append(f"| {k} | " + " | ".join(cells) + " |")
+
+    two_column_table("### Token F1 (average over pages) and ms/page\n", "F1", "ms", ".1f")
+    two_column_table("\n### Precision / recall\n", "P", "R", ".3f")
     main_peers = [k for k in names if "+" not in k and k not in ("temex", "all text")]
     for ds in dss:
         d = results["datasets"][ds]
