@@ -34,16 +34,19 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from temex.chunks import ChunksDetector
-from temex.content import SiteIndex
-from temex.detectors import IntersectDetector, VoteDetector
-from temex.dom import parse
+from temex.content.extract import main_content
+from temex.content.render import content_text
 from temex.evaluate import NoGoldError, gold_mask, load_site, url_to_file
-from temex.model import TemplateModel
-from temex.pool import html_files, rank_by_similarity, similarity, unusable
-from temex.render import content_text
-from temex.rtdm import RTDMDetector
-from temex.saved import SavedTemplate, apply, main_content
+from temex.page.dom import parse
+from temex.page.files import html_files, unusable
+from temex.site.pool import rank_by_similarity, similarity
+from temex.template.detectors.chunks import ChunksDetector
+from temex.template.detectors.intersect import IntersectDetector
+from temex.template.detectors.rtdm import RTDMDetector
+from temex.template.detectors.vote import VoteDetector
+from temex.template.model import TemplateModel
+from temex.template.saved import SavedTemplate, apply
+from temex.template.site_index import SiteIndex
 
 METHODS = {"vote": VoteDetector, "intersect": IntersectDetector, "rtdm": RTDMDetector,
            "chunks": ChunksDetector}
@@ -198,7 +201,7 @@ def chunk_measures(args: tuple[str, str, list[Path], int]) -> dict:
     atf over the cluster (key + s most similar pages) and ttdr on the key page,
     where a chunk is gold template when less than half of its tokens occur in
     the gold content (the paper counted template tables by hand)."""
-    from temex.chunks import table_discovery_ratio
+    from temex.template.detectors.chunks import table_discovery_ratio
 
     ds, site, files, s = args
     docs = [(f, parse(f.read_bytes(), str(f))) for f in files]
@@ -266,7 +269,7 @@ def bench_throughput(sites: list[tuple[str, str, list[Path]]]) -> str:
              f"{t_strip:.2f} | {n / t_strip:.1f} |",
              f"| parse + strip (1 core) | {n} | {t_parse + t_strip:.2f} | "
              f"{n / (t_parse + t_strip):.1f} |"]
-    from temex.batch import BatchOptions, run_batch
+    from temex.batch.pipeline import BatchOptions, run_batch
 
     folders = sorted({str(files[0].parent.parent) for _, _, files in sites})
     mem = []

@@ -4,10 +4,10 @@
         [--no-combined] [--write docs/CONTENT.md]
 
 For every dataset under ``DATA/content`` (big9, cleanportaleval, dragnet) and
-every page: token precision/recall/F1 (:func:`temex.tokens.token_prf`) against
+every page: token precision/recall/F1 (:func:`temex.page.tokens.token_prf`) against
 the gold ``.txt``, averaged over pages (and per site), and ms/page, for
 
-* ``temex`` — :mod:`temex.collection`: the site is *fitted* once (parse every
+* ``temex`` — :mod:`temex.content.folder`: the site is *fitted* once (parse every
   page of the site folder, count block texts; reported per site apart), then
   every page is *applied*: parsed again from its bytes and extracted, so
   ms/page is what a new page of a fitted site costs;
@@ -38,12 +38,13 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from selectolax.lexbor import LexborHTMLParser  # noqa: E402
 
-from temex.blocks import page_blocks  # noqa: E402
-from temex.collection import fit_folder  # noqa: E402
-from temex.content import ContentParams, SiteIndex, extract_content  # noqa: E402
-from temex.dom import Document, parse  # noqa: E402
-from temex.render import _elements  # noqa: E402
-from temex.tokens import token_prf  # noqa: E402
+from temex.content.extract import ContentParams, extract_content
+from temex.content.folder import fit_folder  # noqa: E402
+from temex.content.render import _elements  # noqa: E402
+from temex.page.blocks import page_blocks  # noqa: E402
+from temex.page.dom import Document, parse  # noqa: E402
+from temex.page.tokens import token_prf  # noqa: E402
+from temex.template.site_index import SiteIndex  # noqa: E402
 
 Extractor = Callable[[str], str]
 

@@ -1,7 +1,7 @@
 """Core benchmark: node-level accuracy and fit cost on the shared sites.
 
 For every site under ../shared/data/sites (or $TEMEX_DATA/sites) and each of
-its key pages, candidate pages are chosen offline by the rule of temex.pool,
+its key pages, candidate pages are chosen offline by the rule of temex.site.pool,
 then each configuration is fitted and scored against the site's gold
 (temex.evaluate). Prints Markdown tables:
 
@@ -27,11 +27,12 @@ import sys
 import time
 from pathlib import Path
 
-from temex.cli import default_data_dir
-from temex.detectors import get_detector
-from temex.dom import parse
+from temex.cli.eval import default_data_dir
 from temex.evaluate import Scores, gold_mask, load_site, score_nodes, url_to_file
-from temex.pool import choose_pages, load_file
+from temex.page.dom import parse
+from temex.page.files import load_file
+from temex.site.pool import choose_pages
+from temex.template.detectors import get_detector
 
 
 def prepared(data: Path, n_max: int):  # type: ignore[no-untyped-def]
@@ -144,8 +145,8 @@ def main() -> int:
 
 def content_table(root: Path, configs: list) -> None:  # type: ignore[type-arg]
     """Section 4 of the module docstring."""
-    from temex.render import content_text
-    from temex.tokens import token_prf
+    from temex.content.render import content_text
+    from temex.page.tokens import token_prf
 
     datasets = sorted(p for p in root.iterdir() if (p / "manifest.jsonl").is_file())
     scores: dict[str, dict[str, list[float]]] = {}

@@ -2,7 +2,7 @@
 
 For every site of ``$TEMEX_DATA/sites`` (default ../shared/data relative to the
 repository) and each of its key pages: serve the site on 127.0.0.1, run
-``temex.explore.explore`` over HTTP (HttpSource, robots obeyed) and
+``temex.site.explore.explore`` over HTTP (HttpSource, robots obeyed) and
 ``VoteDetector``, and score the key page's template against the gold
 (``evaluate.gold_mask`` / ``score_nodes``). Repeated for several link orders
 and CS sizes. Prints markdown tables (per site and averages).
@@ -19,13 +19,13 @@ import sys
 import time
 from pathlib import Path
 
-from temex.detectors import VoteDetector
-from temex.equality import DEFAULT_EQUALITY
 from temex.errors import PageLoadError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
-from temex.explore import explore, fit_exploration
-from temex.sources import HttpSource
-from temex.sources.localserve import serve_folder
+from temex.site.explore import explore, fit_exploration
+from temex.site.sources.http import HttpSource
+from temex.site.sources.localserve import serve_folder
+from temex.template.detectors.vote import VoteDetector
+from temex.template.equality import DEFAULT_EQUALITY
 
 
 def data_dir() -> Path | None:

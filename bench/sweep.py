@@ -2,15 +2,15 @@
 
 For each page (``sites/*/www/**`` and ``content/*/*/*.html``) the sweep runs,
 with the page as key and its 3 nearest pages of the same folder
-(:func:`temex.pool._proximity` order) as candidates:
+(:func:`temex.site.pool._proximity` order) as candidates:
 
 * ``temex.parse``;
 * ``VoteDetector``, ``IntersectDetector``, ``RTDMDetector``, ``ChunksDetector`` fits;
-* ``temex.render.render`` of the vote model in every format (the annotated
+* ``temex.content.render.render`` of the vote model in every format (the annotated
   and template outputs must re-parse to the key page's element count);
-* ``temex.content.extract_content`` with a site index of the 4 pages
+* ``temex.content.extract.extract_content`` with a site index of the 4 pages
   (suspicious: empty content where the gold ``.txt`` has 200+ characters);
-* ``temex.saved`` build / apply / strip;
+* ``temex.template.saved`` build / apply / strip;
 * ``temex.cli.main(["extract", page, "--pages", ...])``.
 
 Per folder it runs the CLI's ``content``, ``fit``, ``strip`` and ``batch``
@@ -39,13 +39,19 @@ import traceback
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from temex import ChunksDetector, IntersectDetector, RTDMDetector, VoteDetector, parse
-from temex.cli import main as cli_main
-from temex.content import SiteIndex, extract_content
+from temex.cli.main import main as cli_main
+from temex.content.extract import extract_content
+from temex.content.render import FORMATS, render
 from temex.errors import TemexError
-from temex.pool import _proximity, html_files
-from temex.render import FORMATS, render
-from temex.saved import SavedTemplate, strip
+from temex.page.dom import parse
+from temex.page.files import html_files
+from temex.site.pool import _proximity
+from temex.template.detectors.chunks import ChunksDetector
+from temex.template.detectors.intersect import IntersectDetector
+from temex.template.detectors.rtdm import RTDMDetector
+from temex.template.detectors.vote import VoteDetector
+from temex.template.saved import SavedTemplate, strip
+from temex.template.site_index import SiteIndex
 
 
 class Hang(Exception):

@@ -9,7 +9,8 @@ def test_exported_members() -> None:
     assert sorted(temex.__all__) == sorted([
         "ChunksDetector", "Document", "IntersectDetector", "RTDMDetector", "ModelFormatError", "NotFittedError",
         "PageLoadError", "ParameterError", "ParseError", "TemexError", "TemplateModel",
-        "VoteDetector", "etdm", "get_detector", "get_equality", "parse",
+        "VoteDetector", "etdm", "explore", "extract_files", "get_detector", "get_equality",
+        "parse", "render",
     ])
     for name in temex.__all__:
         assert hasattr(temex, name), name

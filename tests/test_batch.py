@@ -14,9 +14,10 @@ pytest.importorskip("fastwarc", reason="temex batch needs fastwarc (pip install 
 pytest.importorskip("warcio", reason="the WARC fixtures are written with warcio")
 pytest.importorskip("publicsuffixlist", reason="site grouping needs publicsuffixlist")
 
-from temex.batch import BatchOptions, index_inputs, run_batch  # noqa: E402
+from temex.batch.pipeline import BatchOptions, run_batch
+from temex.batch.readers import index_inputs  # noqa: E402
 from temex.batch.writers import site_filename  # noqa: E402
-from temex.cli import main  # noqa: E402
+from temex.cli.main import main  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
               pytest.mark.filterwarnings("ignore::ResourceWarning"),
@@ -212,9 +213,9 @@ def _garden_page(k: int, boiler_inside: bool = False) -> str:
 
 
 def test_unseen_page_loses_repeated_site_text(tmp_path):
-    from temex.content import extract_content
-    from temex.dom import parse
-    from temex.saved import SavedTemplate, main_content
+    from temex.content.extract import extract_content, main_content
+    from temex.page.dom import parse
+    from temex.template.saved import SavedTemplate
 
     site = tmp_path / "in" / "garden"
     site.mkdir(parents=True)

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from temex.candidates import find_cs, max_clique_with
-from temex.dom import Document, parse
+from temex.errors import PageError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
-from temex.explore import explore, fit_exploration
-from temex.pool import PageError
-from temex.sources import HttpSource, MirrorSource
-from temex.sources.localserve import serve_folder
+from temex.page.dom import Document, parse
+from temex.site.candidates import find_cs, max_clique_with
+from temex.site.explore import explore, fit_exploration
+from temex.site.sources.http import HttpSource
+from temex.site.sources.localserve import serve_folder
+from temex.site.sources.mirror import MirrorSource
 
 pytestmark = pytest.mark.timeout(120)
 BASE = "http://site.test/"
@@ -138,7 +139,7 @@ def test_mirror_source_offline_matches_http() -> None:
 def _cli(argv: list[str]) -> int:
     import argparse
 
-    from temex.cli_explore import add_candidates_parser
+    from temex.cli.candidates import add_parser as add_candidates_parser
     ap = argparse.ArgumentParser(prog="temex")
     add_candidates_parser(ap.add_subparsers())
     args = ap.parse_args(argv)

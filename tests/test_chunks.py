@@ -1,4 +1,4 @@
-"""Text-chunk detector (temex.chunks) and the paper's measures."""
+"""Text-chunk detector (temex.template.detectors.chunks) and the paper's measures."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ import math
 import pytest
 from conftest import find_data
 
-from temex.chunks import ChunksDetector, page_chunks, table_discovery_ratio
-from temex.dom import parse
+from temex.content.render import content_text
 from temex.errors import NotFittedError, ParameterError
-from temex.render import content_text
-
+from temex.page.dom import parse
+from temex.template.detectors.chunks import ChunksDetector, page_chunks, table_discovery_ratio
 
 data_dir = find_data  # the shared data folder (tests/conftest.py)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from temex.cli import main
+from temex.cli.main import main
 from temex.evaluate import load_site, url_to_file
 
 

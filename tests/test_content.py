@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -9,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-import argparse
-
-from temex.cli_content import add_content_parser, run_content
-from temex.collection import extract_folder
-from temex.content import ContentParams, SiteIndex, extract_content
-from temex.dom import parse
-from temex.tokens import token_prf
+from temex.cli.content import add_parser as add_content_parser
+from temex.cli.content import run_content
+from temex.content.extract import ContentParams, extract_content
+from temex.content.folder import extract_folder
+from temex.page.dom import parse
+from temex.page.tokens import token_prf
+from temex.template.site_index import SiteIndex
 
 
 def _data() -> Path | None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from temex import ParseError, parse
-from temex.dom import decode_html
+from temex.errors import ParseError
+from temex.page.dom import decode_html, parse
 
 
 def test_arrays_in_preorder() -> None:

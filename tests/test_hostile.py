@@ -13,20 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from temex import (
-    ChunksDetector,
-    IntersectDetector,
-    ParseError,
-    RTDMDetector,
-    VoteDetector,
-    parse,
-)
 from temex.api import extract_files
-from temex.cli import main
-from temex.content import SiteIndex, extract_content
-from temex.dom import DEFAULT_MAX_BYTES
-from temex.render import FORMATS, render
-from temex.saved import SavedTemplate, strip
+from temex.cli.main import main
+from temex.content.extract import extract_content
+from temex.content.render import FORMATS, render
+from temex.errors import ParseError
+from temex.page.dom import DEFAULT_MAX_BYTES, parse
+from temex.template.detectors.chunks import ChunksDetector
+from temex.template.detectors.intersect import IntersectDetector
+from temex.template.detectors.rtdm import RTDMDetector
+from temex.template.detectors.vote import VoteDetector
+from temex.template.saved import SavedTemplate, strip
+from temex.template.site_index import SiteIndex
 
 DETECTORS = (VoteDetector, IntersectDetector, RTDMDetector, ChunksDetector)
 
@@ -367,7 +365,7 @@ def test_xhtml_served_as_application_xhtml_xml(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     import mimetypes
 
-    from temex.sources.localserve import serve_folder
+    from temex.site.sources.localserve import serve_folder
 
     assert mimetypes.guess_type("a.xhtml")[0] == "application/xhtml+xml"
     nav = "".join(f"<a href='{k}.xhtml'>{k.upper()}</a> " for k in "abcd")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from temex.dom import parse
-from temex.links import (
+from temex.page.dom import parse
+from temex.site.links import (
     base_url,
     ddistance,
     get_links,
@@ -17,7 +17,7 @@ from temex.links import (
     same_site,
     sort_links,
 )
-from temex.menus import find_menus, is_low_value, menu_first
+from temex.site.menus import find_menus, is_low_value, menu_first
 
 pytestmark = pytest.mark.timeout(30)
 

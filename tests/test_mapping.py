@@ -9,10 +9,9 @@ from functools import cache
 
 import pytest
 
-from temex import etdm, parse
-from temex.dom import Document
-from temex.equality import Equality, get_equality
-from temex.mapping import signatures
+from temex.page.dom import Document, parse
+from temex.template.equality import Equality, get_equality
+from temex.template.mapping import etdm, signatures
 
 
 def reference_score(d1: Document, d2: Document, eq: Equality) -> int:
@@ -150,7 +149,7 @@ def test_signatures_are_equal_exactly_for_identical_subtrees() -> None:
 
 def test_real_pages_give_a_valid_mapping(site_dirs: list) -> None:
     from temex.evaluate import load_site, url_to_file
-    from temex.pool import load_file
+    from temex.page.files import load_file
 
     for folder in site_dirs:
         site = load_site(folder)

@@ -12,11 +12,14 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from temex import ParseError, VoteDetector, parse
-from temex.content import SiteIndex, extract_content
-from temex.equality import EQUALITIES, get_equality
-from temex.mapping import etdm
-from temex.render import FORMATS, render
+from temex.content.extract import extract_content
+from temex.content.render import FORMATS, render
+from temex.errors import ParseError
+from temex.page.dom import parse
+from temex.template.detectors.vote import VoteDetector
+from temex.template.equality import EQUALITIES, get_equality
+from temex.template.mapping import etdm
+from temex.template.site_index import SiteIndex
 
 TAGS = ["div", "span", "p", "a", "b", "i", "ul", "ol", "li", "table", "tr", "td", "th",
         "section", "article", "nav", "header", "footer", "h1", "h2", "form", "select",

@@ -7,10 +7,11 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
-from temex import parse
-from temex.api import ExtractOptions, extract_files
+from temex.api import extract_files
+from temex.content.render import TEMPLATE_CLASS, content_markdown, render
 from temex.evaluate import load_site, url_to_file
-from temex.render import TEMPLATE_CLASS, content_markdown, render
+from temex.page.dom import parse
+from temex.template.detectors import ExtractOptions
 
 
 def demo_model(demo_site: Path):  # type: ignore[no-untyped-def]
@@ -52,7 +53,7 @@ def test_content_and_markdown(demo_site: Path) -> None:
 
 
 def test_markdown_links_lists_and_code() -> None:
-    from temex.model import TemplateModel
+    from temex.template.model import TemplateModel
 
     d = parse("<body><div><h2>T</h2><ul><li>see <a href='/x'>this</a></li></ul>"
               "<ol><li>one</li><li>two</li></ol><pre>a  b\n c</pre></div></body>")
@@ -77,7 +78,7 @@ def test_json_report(demo_site: Path) -> None:
 
 
 def test_text_between_block_children_keeps_its_place() -> None:
-    from temex.model import TemplateModel
+    from temex.template.model import TemplateModel
 
     d = parse("<body><article><p>first</p> Output: <div><pre>code</pre></div>"
               " tail <b>bold</b><p>last</p></article></body>")

@@ -1,4 +1,4 @@
-"""RTDM-TD (temex.rtdm): hand-made trees, a slow reference, real pages."""
+"""RTDM-TD (temex.template.detectors.rtdm): hand-made trees, a slow reference, real pages."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ import random
 import pytest
 from conftest import find_data
 
-from temex.dom import parse
-from temex.render import content_text
-from temex.rtdm import RTDMDetector, retrieve_template, rtdm_td
-
+from temex.content.render import content_text
+from temex.page.dom import parse
+from temex.template.detectors.rtdm import RTDMDetector, retrieve_template, rtdm_td
 
 data_dir = find_data  # the shared data folder (tests/conftest.py)
 

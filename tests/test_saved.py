@@ -1,4 +1,4 @@
-"""Saved site templates (temex.saved) and the fit/strip CLI."""
+"""Saved site templates (temex.template.saved) and the fit/strip CLI."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from conftest import find_data
 
-from temex.cli import main
-from temex.detectors import VoteDetector
-from temex.dom import parse
+from temex.cli.main import main
+from temex.content.render import content_text
 from temex.errors import ModelFormatError
-from temex.render import content_text
-from temex.saved import FORMAT_VERSION, SavedTemplate, apply, node_signatures, strip
+from temex.page.dom import parse
+from temex.template.detectors.vote import VoteDetector
+from temex.template.saved import FORMAT_VERSION, SavedTemplate, apply, node_signatures, strip
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -72,8 +72,8 @@ def test_roundtrip_and_versions(saved, tmp_path):
 
 
 def test_signatures_are_stable_across_processes():
-    code = ("import sys; sys.path.insert(0, %r); from temex.dom import parse; "
-            "from temex.saved import node_signatures; "
+    code = ("import sys; sys.path.insert(0, %r); from temex.page.dom import parse; "
+            "from temex.template.saved import node_signatures; "
             "print(node_signatures(parse('<html><body><div id=a1 class=\"x y\">t</div>"
             "</body></html>'))[1][-1])" % str(SRC))
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -131,7 +131,7 @@ def test_real_site_unseen_pages_match_direct_fit():
 
 
 def test_site_index_field_optional_and_versioned(saved, tmp_path):
-    from temex.content import SiteIndex
+    from temex.template.site_index import SiteIndex
 
     d = saved.to_dict()
     assert "site_index" not in d  # old files: no field, loads with no index

@@ -26,10 +26,11 @@ from _webtools import (
     wait_job,
 )
 
-from temex.sources.http import HttpSource
+from temex.site.runner import Limits, UrlOptions
+from temex.site.sources.http import HttpSource
+from temex.site.sources.netguard import UrlRefused, check_url
 from temex.web.app import create_app
-from temex.web.jobs import JobManager, UrlOptions
-from temex.web.security import Limits, UrlRefused, check_url
+from temex.web.jobs import JobManager
 
 REFUSED = ["http://127.0.0.1/", "http://127.0.0.1:8000/x", "http://10.0.0.1/",
            "http://10.255.1.2:8080/admin", "http://169.254.169.254/latest/meta-data/",
@@ -158,7 +159,7 @@ def test_too_many_jobs_get_429():
 
 
 def test_loopback_server_checks_the_host_header():
-    from temex.cli_serve import loopback_hosts
+    from temex.cli.serve import loopback_hosts
     app = create_app(Limits(), allowed_hosts=loopback_hosts("127.0.0.1"))
     with serve_app(app) as base:
         ok, _, _ = request("GET", f"{base}/api/health")
@@ -169,7 +170,7 @@ def test_loopback_server_checks_the_host_header():
 
 @pytest.mark.skipif(not HAVE_CHROMIUM, reason=NO_CHROMIUM)
 def test_browser_source_refuses_private_requests_and_redirects(tmp_path):
-    from temex.web.browser import BrowserSource
+    from temex.site.sources.browser import BrowserSource
     (tmp_path / "index.html").write_text(
         '<!DOCTYPE html><html><body><p>hello</p>'
         '<img src="http://10.0.0.1/pixel.png"><img src="http://169.254.169.254/x.png">'

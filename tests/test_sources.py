@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from temex.explore import explore
-from temex.sources import FetchResult, HttpSource, MirrorSource, SyncSource, check_address
-from temex.sources.netguard import AddressRefused
+from temex.site.explore import explore
+from temex.site.sources.base import FetchResult, SyncSource
+from temex.site.sources.http import HttpSource
+from temex.site.sources.mirror import MirrorSource
+from temex.site.sources.netguard import AddressRefused, check_address
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -179,7 +181,7 @@ def test_ok_gzip_redirect_and_user_agent(server: str) -> None:
 
 
 def test_wrong_charset_header_still_decodes(server: str) -> None:
-    from temex.dom import parse
+    from temex.page.dom import parse
     res = fetch(fast_source(), server + "/latin1")
     assert res.ok and res.charset == "utf-8"
     doc = parse(res.body, res.final_url, declared_encoding=res.charset)

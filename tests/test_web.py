@@ -31,10 +31,9 @@ from _webtools import (
     wait_job,
 )
 
-from temex.explore import DEFAULT_N
+from temex.site.explore import DEFAULT_N
+from temex.site.runner import Limits, NoTemplateFound, UrlOptions, extract_url
 from temex.web.app import OPENAPI, create_app
-from temex.web.jobs import NoTemplateFound, UrlOptions, extract_url
-from temex.web.security import Limits
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -283,7 +282,7 @@ def test_js_built_template_is_not_found_without_render(js_site):
 
 @needs_chromium
 def test_js_built_template_is_found_with_render(js_site):
-    from temex.render import render
+    from temex.content.render import render
     limits = Limits(allow_private=True)
     res = extract_url(UrlOptions(url=f"{js_site}/a.html", render=True, max_loads=5), limits)
     assert len(res.model.pages) >= 2

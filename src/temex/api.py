@@ -1,55 +1,24 @@
 """One-call extraction from local files, used by the CLI, the web app and users.
 
 ``extract_files`` loads a key page and candidate pages (given explicitly or
-chosen from a folder by :mod:`temex.pool`), fits a detector and returns the
-:class:`~temex.model.TemplateModel` with loads, timings and per-page errors.
+chosen from a folder by :mod:`temex.site.pool`), fits a detector and returns the
+:class:`~temex.template.model.TemplateModel` with loads, timings and per-page errors.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from .detectors import DEFAULT_REGION, METHOD_PARAMS, get_detector
-from .dom import Document, parse
-from .equality import DEFAULT_EQUALITY
-from .errors import PageLoadError, ParseError
-from .model import TemplateModel
-from .pool import PageError, choose_pages, load_candidate, read_page, real_path
+from .errors import PageError, PageLoadError, ParseError
+from .page.dom import Document, parse
+from .page.files import read_page, real_path
+from .site.pool import choose_pages, load_candidate
+from .template.detectors import DEFAULT_N_PAGES, ExtractOptions, get_detector
+from .template.model import TemplateModel
 
-__all__ = ["ExtractOptions", "extract_files", "fit_pages", "load_key_file"]
-
-#: Candidate pages compared with the key page by default (offline pools, where
-#: a page costs a file read). Measured in docs/BENCHMARKS.md: with a strict
-#: majority, 4 pages give 0.985/0.987 mean template/content F1 against
-#: 0.979/0.982 for 3; time grows linearly with n.
-DEFAULT_N_PAGES = 4
-
-
-@dataclass
-class ExtractOptions:
-    """What to extract and how (one object from CLI flags or API arguments)."""
-
-    method: str = "vote"
-    equality: str = DEFAULT_EQUALITY
-    threshold: float = 0.5
-    n_pages: int = DEFAULT_N_PAGES
-    evidence: bool = True
-    region: float | None = DEFAULT_REGION
-    region_threshold: float | None = 0.67
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def detector_params(self) -> dict[str, Any]:
-        """The options the chosen method takes (``detectors.METHOD_PARAMS``)."""
-        given: dict[str, Any] = {"equality": self.equality, "evidence": self.evidence,
-                                 "region": self.region, "threshold": self.threshold,
-                                 "region_threshold": self.region_threshold}
-        accepted = METHOD_PARAMS.get(self.method, ())
-        return {k: v for k, v in given.items() if k in accepted}
-
+__all__ = ["DEFAULT_N_PAGES", "ExtractOptions", "extract_files", "fit_pages", "load_key_file"]
 
 def load_key_file(path: str | Path) -> Document:
     """Read and parse the key page; raises PageLoadError / ParseError with a
@@ -82,7 +51,7 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
     Pages listed in ``pages`` are used as given (unreadable ones are reported
     in ``model.errors`` and skipped). With ``pages_dir`` (and fewer than
     ``options.n_pages`` listed pages), the rest are chosen from that folder by
-    the rule of :mod:`temex.pool`.
+    the rule of :mod:`temex.site.pool`.
     """
     options = options or ExtractOptions()
     t0 = time.perf_counter()

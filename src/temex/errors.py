@@ -12,15 +12,18 @@ subclasses the built-in exception a caller would naturally catch::
     └── ModelFormatError (ValueError)    a saved TemplateModel that cannot be read
 
 Failures of single pages during a run are *not* raised: they become records with
-a reason (see :class:`temex.pool.PageError`) and the run goes on. Exceptions are
+a reason (:class:`PageError`) and the run goes on. Exceptions are
 for misuse and for failures that leave nothing to do.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 __all__ = [
     "ModelFormatError",
     "NotFittedError",
+    "PageError",
     "PageLoadError",
     "ParameterError",
     "ParseError",
@@ -59,3 +62,14 @@ class ParameterError(TemexError, ValueError):
 
 class ModelFormatError(TemexError, ValueError):
     """A saved template model whose format or version is not understood."""
+
+
+@dataclass(frozen=True)
+class PageError:
+    """A page that could not be used, and why."""
+
+    page: str
+    error: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"page": self.page, "error": self.error}

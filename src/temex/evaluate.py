@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .dom import Document
+from .page.dom import Document
 
 __all__ = [
     "NoGoldError",
@@ -171,7 +171,7 @@ class PageResult:
 def evaluate_site(site: Site, options: Any, key_pages: Sequence[str] | None = None
                   ) -> list[PageResult]:
     """Extract and score every key page of ``site`` with offline candidates
-    (``temex.pool`` rule over the site's folder). ``options`` is an
+    (``temex.site.pool`` rule over the site's folder). ``options`` is an
     :class:`temex.api.ExtractOptions`."""
     from .api import extract_files  # late import: api depends on this module's siblings
 

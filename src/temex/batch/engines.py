@@ -43,7 +43,8 @@ def _local(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int
 
 def _dask(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int,
           scheduler: str | None) -> Iterator[tuple[Any, Any]]:
-    from distributed import Client, LocalCluster, as_completed as d_completed
+    from distributed import Client, LocalCluster
+    from distributed import as_completed as d_completed
 
     cluster = None
     if scheduler:

@@ -11,7 +11,7 @@ site each).
 
 Template clusters (one site with several templates: articles, blog, forum;
 RTDM paper §7 "multiple templates" future work): greedy leader clustering of a
-sample by :func:`temex.pool.similarity` (Jaccard of ``tag.class``/``tag#id``
+sample by :func:`temex.site.pool.similarity` (Jaccard of ``tag.class``/``tag#id``
 vocabularies): a page joins the most similar leader at or above
 ``threshold``, else starts a cluster. Every later page goes to its most similar
 leader. Cost O(pages × clusters × vocabulary).
@@ -25,8 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..dom import Document
-from ..pool import similarity
+from ..page.dom import Document
+from ..site.pool import similarity
 from .readers import Entry
 
 __all__ = ["site_of_url", "site_of_entry", "group_by_site", "cluster", "nearest"]

@@ -12,14 +12,14 @@ removed from the remaining pages"):
    the first ``sample`` pages, cluster them by structure, fit each cluster of
    ≥ 2 pages once (``VoteDetector``: its leader as key page against up to
    ``n_pages`` most similar members; or a given saved template), save the
-   :class:`~temex.saved.SavedTemplate`; count the sample's block texts once
-   (:class:`temex.content.SiteIndex`, hashed, one per site, kept in each
+   :class:`~temex.template.saved.SavedTemplate`; count the sample's block texts once
+   (:class:`temex.template.site_index.SiteIndex`, hashed, one per site, kept in each
    cluster's template); then stream over *all* the site's records: parse
    (the sample is not parsed again), pick the nearest cluster,
-   :func:`temex.saved.apply` (template mask, stats), main content with
-   :func:`temex.content.extract_content` (site index — the page's own
+   :func:`temex.template.saved.apply` (template mask, stats), main content with
+   :func:`temex.content.extract.extract_content` (site index — the page's own
    occurrence discounted only for sample pages — and
-   :func:`temex.saved.text_mask`), content and Markdown; write rows and the
+   :func:`temex.template.saved.text_mask`), content and Markdown; write rows and the
    done-marker.
 4. Summary: every input record produced a row or an error row; the totals are
    printed on stderr and written to ``summary.json``.
@@ -38,13 +38,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..detectors import VoteDetector
-from ..dom import Document, parse
+from ..content.extract import extract_content
 from ..errors import ParseError
-from ..model import TemplateModel
-from ..pool import rank_by_similarity, unusable
-from ..content import SiteIndex, extract_content
-from ..saved import SavedTemplate, apply, text_mask
+from ..page.dom import Document, parse
+from ..page.files import unusable
+from ..site.pool import rank_by_similarity
+from ..template.detectors.vote import VoteDetector
+from ..template.model import TemplateModel
+from ..template.saved import SavedTemplate, apply, text_mask
+from ..template.site_index import SiteIndex
 from .engines import run_tasks
 from .grouping import cluster, group_by_site, nearest
 from .readers import Entry, RecordError, index_inputs, read_entry
@@ -102,7 +104,7 @@ class SiteFit:
 
 def _fit_clusters(task: SiteTask) -> SiteFit:
     """Leaders and saved templates of the site's template clusters, and the
-    site index (block-text counts, :class:`temex.content.SiteIndex`) of the
+    site index (block-text counts, :class:`temex.template.site_index.SiteIndex`) of the
     sample: one index per site, shared by its clusters (repeated text is
     specific to its template; docs/CONTENT.md)."""
     opt = task.options

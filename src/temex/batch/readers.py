@@ -29,7 +29,7 @@ from typing import BinaryIO
 from fastwarc.warc import ArchiveIterator, WarcRecordType
 
 from ..errors import ParseError
-from ..pool import read_page
+from ..page.files import read_page
 
 __all__ = ["Entry", "RecordError", "index_inputs", "read_entry", "HTML_SUFFIXES"]
 

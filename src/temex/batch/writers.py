@@ -28,9 +28,9 @@ import json
 import os
 import re
 import uuid
+from base64 import b32encode
 from datetime import datetime, timezone
 from hashlib import blake2b, sha1
-from base64 import b32encode
 from pathlib import Path
 from typing import Any
 

@@ -1,15 +1,16 @@
-"""CLI pieces for exploring a live site (issue 3); the lead's ``temex.cli``
-wires them in:
+"""``temex candidates URL`` and the exploration flags it shares with
+``temex extract URL``.
 
-* :func:`add_explore_arguments` — options shared by ``extract URL`` and
-  ``candidates URL``;
-* :func:`run_candidates` — the ``temex candidates URL [-n N]`` subcommand;
-* :func:`explore_from_args` — what ``extract`` calls for an http(s) TARGET.
+* :func:`add_explore_arguments`: options of exploring a live site;
+* :func:`url_options` / :func:`url_limits`: those flags as the URL runner's
+  :class:`~temex.site.runner.UrlOptions` and :class:`~temex.site.runner.Limits`;
+* :func:`run_candidates`: print the pages sharing the template.
 
 A progress line goes to stderr while pages load, when stderr is a terminal or
 with ``--progress``. Failures of the key page raise
-:class:`~temex.errors.PageLoadError`; :func:`run_candidates` turns that into a
-one-line message and exit status 1.
+:class:`~temex.errors.PageLoadError`; the caller turns that into a one-line
+message and exit status 1. The network stack is imported only when a URL is
+explored.
 """
 
 from __future__ import annotations
@@ -17,19 +18,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .errors import PageLoadError, ParameterError
-from .explore import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS, Exploration, explore
-from .sources.http import HttpSource
+from ..errors import PageLoadError, ParameterError
+from ..site.explore import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
+from .common import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
+
+if TYPE_CHECKING:
+    from ..site.explore import Exploration
+    from ..site.runner import Limits, UrlOptions
+    from ..template.detectors import ExtractOptions
 
 __all__ = [
     "ProgressLine",
-    "add_candidates_parser",
     "add_explore_arguments",
+    "add_parser",
     "explore_from_args",
     "is_url",
     "run_candidates",
+    "url_limits",
+    "url_options",
 ]
 
 
@@ -61,7 +69,7 @@ def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True)
                    help="show a progress line on stderr even when it is not a terminal")
 
 
-def add_candidates_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``candidates URL`` on an ``add_subparsers()`` object."""
     p: argparse.ArgumentParser = subparsers.add_parser("candidates", help="find pages sharing a URL's template",
                               description="Find pages of the site that share the template "
@@ -92,26 +100,52 @@ class ProgressLine:
             self.stream.flush()
 
 
-def explore_from_args(args: argparse.Namespace) -> Exploration:
-    """Explore ``args.url`` (or ``args.target``) with the options of
-    :func:`add_explore_arguments`. Raises PageLoadError when the key page
-    cannot be loaded, ParameterError for invalid options."""
-    url = getattr(args, "url", None) or args.target
-    for name in ("cs_size", "max_loads", "concurrency"):
-        if getattr(args, name) < 1:
-            raise ParameterError(name.replace("_", "-"), "a positive int", getattr(args, name))
+def url_options(args: argparse.Namespace, url: str, n: int,
+                detector: ExtractOptions | None = None) -> UrlOptions:
+    """The exploration flags as options of the URL runner. Raises
+    ParameterError for values out of range."""
+    from ..site.runner import UrlOptions
+
+    for name, value in (("n", n), ("max_loads", args.max_loads),
+                        ("concurrency", args.concurrency)):
+        if value < 1:
+            raise ParameterError(name.replace("_", "-"), "a positive int", value)
     if args.timeout <= 0:
         raise ParameterError("timeout", "a positive number", args.timeout)
-    source = HttpSource(timeout=args.timeout, connect_timeout=min(args.timeout, 10.0),
-                        read_timeout=args.timeout, concurrency=args.concurrency,
-                        respect_robots=not args.no_robots, cache_dir=args.cache,
-                        allow_private=not getattr(args, "no_private", False))
+    o = UrlOptions(url=url, n=n, max_loads=max(2, args.max_loads),
+                   render=getattr(args, "render", False), order=args.order,
+                   same_host=args.same_host, robots=not args.no_robots, cache=args.cache,
+                   concurrency=args.concurrency, detector=detector)
+    if detector is not None:
+        o.method, o.equality, o.threshold = detector.method, detector.equality, detector.threshold
+    return o
+
+
+def url_limits(args: argparse.Namespace, opts: UrlOptions) -> Limits:
+    """Caps of a command-line run: the user's own values (the server's
+    defaults are for strangers' URLs)."""
+    from ..site.runner import Limits
+
+    return Limits(allow_private=not getattr(args, "no_private", False),
+                  max_loads=opts.max_loads, max_n=opts.n, job_timeout=600.0,
+                  page_timeout=args.timeout)
+
+
+def explore_from_args(args: argparse.Namespace) -> Exploration:
+    """Explore ``args.url`` with the options of :func:`add_explore_arguments`
+    (the URL runner's page source). Raises PageLoadError when the key page
+    cannot be loaded, ParameterError for invalid options."""
+    from ..site.explore import explore
+    from ..site.runner import make_source
+
+    opts = url_options(args, args.url, args.cs_size)
+    source = make_source(opts, url_limits(args, opts))
     show = args.progress or sys.stderr.isatty()
     progress = ProgressLine() if show else None
     try:
-        return explore(url, n=args.cs_size, max_loads=max(2, args.max_loads), source=source,
-                       same_host=args.same_host, order=args.order,
-                       concurrency=args.concurrency, progress=progress)
+        return explore(opts.url, n=opts.n, max_loads=opts.max_loads, source=source,
+                       same_host=opts.same_host, order=opts.order,
+                       concurrency=opts.concurrency, progress=progress)
     finally:
         if progress:
             progress.done()
@@ -125,7 +159,7 @@ def run_candidates(args: argparse.Namespace) -> int:
         ex = explore_from_args(args)
     except (PageLoadError, ParameterError) as e:
         print(f"temex: error: {e}", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
     if getattr(args, "json", False):
         out = ex.summary()
         out["mutual_links"] = ex.mutual_edges()
@@ -142,4 +176,4 @@ def run_candidates(args: argparse.Namespace) -> int:
         print(f"loads: {ex.loads} (requests {ex.requests}, cache hits {ex.cache_hits})")
         for err in ex.errors:
             print(f"  skipped {err.page}: {err.error}")
-    return 0 if ex.complete else 3
+    return EXIT_OK if ex.complete else EXIT_INCOMPLETE

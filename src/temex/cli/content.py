@@ -2,7 +2,7 @@
 
 For every ``NAME.html`` in DIR writes ``OUTDIR/NAME.txt`` (one block per
 line; ``-f markdown|html|json`` for other formats). The other pages of DIR
-are the site-level evidence (:mod:`temex.collection`). A page that cannot be
+are the site-level evidence (:mod:`temex.content.folder`). A page that cannot be
 parsed yields an empty file and its reason in ``OUTDIR/report.json``.
 """
 
@@ -14,15 +14,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .collection import extract_folder
-from .content import Content
+from ..content.extract import Content
+from ..content.folder import extract_folder
 
-__all__ = ["add_content_parser", "run_content"]
+__all__ = ["add_parser", "run_content"]
 
 _EXT = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
 
 
-def add_content_parser(subparsers: Any) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``content`` command on an argparse subparsers object."""
     p: argparse.ArgumentParser = subparsers.add_parser(
         "content", help="main content of every page of a folder",

@@ -4,7 +4,7 @@ temex knows a site's template (TeMex paper §1.1: the template has "regions
 where the main content must be inserted"); what remains of a page after the
 template is removed is its own part. That part may still hold per-page noise:
 user comments, per-page "related links" boxes, share bars, tag lists. This
-module keeps the page's *main content*: the blocks (:mod:`temex.blocks`) that
+module keeps the page's *main content*: the blocks (:mod:`temex.page.blocks`) that
 survive site-level evidence, inside the region that page-level evidence marks
 as the main block.
 
@@ -14,13 +14,13 @@ docs/CONTENT.md)
 
 Site level
     *Template* — a block whose element is a template node of a fitted
-    :class:`~temex.model.TemplateModel` (ETDM/TeMex) is boilerplate.
-    *Repeated text* — a block whose normalised text (:func:`temex.blocks.norm_key`)
+    :class:`~temex.template.model.TemplateModel` (ETDM/TeMex) is boilerplate.
+    *Repeated text* — a block whose normalised text (:func:`temex.page.blocks.norm_key`)
     occurs on at least ``repeat_min`` = 1 other page of the site is boilerplate
     (menus, footers, "Advertisement", section names), and a block of
     ``long_block`` = 100 characters or more must occur on 2 other pages (a
     paragraph quoted as a teaser elsewhere, a page saved twice). This is the text-equality
-    evidence of :mod:`temex.detectors` without the mapping, so it can be
+    evidence of :mod:`temex.template.detectors` without the mapping, so it can be
     applied to any page of a site in O(n) once the site's block texts are
     counted, :class:`SiteIndex`).
 Page level
@@ -57,22 +57,19 @@ from __future__ import annotations
 
 import json
 import re
-from hashlib import blake2b
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .blocks import Blocks, page_blocks
-from .dom import Document
-from .model import TemplateModel
+from ..page.blocks import Blocks, page_blocks
+from ..page.dom import Document
+from ..template.model import TemplateModel
+from ..template.saved import SavedTemplate, text_mask
+from ..template.site_index import SiteIndex
+from .text import text_lines
 
-__all__ = ["ContentParams", "SiteIndex", "key_hash", "page_fingerprint", "SITE_INDEX_VERSION",
-           "Content", "extract_content", "select_blocks", "content_text", "content_markdown", "content_html", "content_json",
-           "NEGATIVE_NAMES"]
-
-#: Version of the persisted form of :class:`SiteIndex` (saved templates).
-SITE_INDEX_VERSION = 1
+__all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
+           "content_text", "content_markdown", "content_html", "content_json", "NEGATIVE_NAMES"]
 
 #: Word prefixes of ``id``/``class`` values that mark per-page noise.
 NEGATIVE_NAMES = ("comment", "disqus", "respond", "reply", "share", "sharing", "social",
@@ -86,7 +83,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3"})
 
 @dataclass(frozen=True)
 class ContentParams:
-    """Weights of :mod:`temex.content` (see the module docstring)."""
+    """Weights of :mod:`temex.content.extract` (see the module docstring)."""
 
     repeat_min: int = 1
     max_link_density: float = 0.5
@@ -95,97 +92,6 @@ class ContentParams:
     records: int = 400
     long_block: int = 100
     title: bool = True
-
-
-def key_hash(key: str) -> str:
-    """Stable hash of a normalised block text (blake2b, 8 bytes, hex): the form in
-    which a saved template stores the site's block texts."""
-    return blake2b(key.encode("utf-8", "replace"), digest_size=8).hexdigest()
-
-
-def page_fingerprint(doc: Document) -> str:
-    """Stable fingerprint of a page's visible text (blake2b over the texts of its
-    blocks, not normalised): tells whether a page is one of the pages counted
-    by a :class:`SiteIndex`."""
-    h = blake2b(digest_size=8)
-    text = doc.text
-    for ps in page_blocks(doc).pieces:
-        h.update(" ".join(text[i] for i in ps).encode("utf-8", "replace") + b"\n")
-    return h.hexdigest()
-
-
-class SiteIndex:
-    """Site-level evidence: in how many pages of the site each block text occurs.
-
-    Parameters
-    ----------
-    docs : iterable of Document
-        Pages of the site (the page to extract may be among them: its own
-        occurrence is discounted by :meth:`repeated`).
-    hashed : bool
-        Count :func:`key_hash` of the block texts instead of the texts (the
-        form persisted in saved templates; same verdicts up to hash collisions).
-
-    The index of a sample applies to any page of the site: a page that was
-    counted (:meth:`member`, by :func:`page_fingerprint`) has its own
-    occurrence discounted, a page never seen is not.
-    """
-
-    def __init__(self, docs: Iterable[Document] = (), hashed: bool = False) -> None:
-        self.df: Counter[str] = Counter()
-        self.n_pages = 0
-        self.hashed = hashed
-        self.pages: set[str] = set()
-        for d in docs:
-            self.add(d)
-
-    def _keys(self, blocks: Blocks) -> list[str]:
-        return [key_hash(k) for k in blocks.key] if self.hashed else blocks.key
-
-    def add(self, doc: Document) -> None:
-        """Count the block texts of one more page."""
-        self.df.update(set(self._keys(page_blocks(doc))))
-        self.n_pages += 1
-        self.pages.add(page_fingerprint(doc))
-
-    def member(self, doc: Document) -> bool:
-        """Whether ``doc`` (or a page with the same visible text) was counted."""
-        return page_fingerprint(doc) in self.pages
-
-    def repeated(self, blocks: Blocks, repeat_min: int = 1, member: bool = True,
-                 long_block: int = 0) -> list[bool]:
-        """Blocks whose text occurs on at least ``repeat_min`` other pages
-        (``repeat_min + 1`` for blocks of ``long_block`` characters or more,
-        when ``long_block`` > 0). ``member``: the page itself was added to the
-        index."""
-        own = 1 if member else 0
-        df = self.df
-        big = long_block if long_block > 0 else 1 << 60
-        return [df.get(k, 0) - own >= repeat_min + (c >= big)
-                for k, c in zip(self._keys(blocks), blocks.chars)]
-
-    # -- persistence (saved templates, docs/TEMPLATE_FORMAT.md) ----------
-    def to_dict(self, min_df: int = 1) -> dict[str, Any]:
-        """JSON form: hashed keys with their page counts (keys counted on fewer
-        than ``min_df`` pages are left out), page fingerprints."""
-        df = self.df if self.hashed else Counter({key_hash(k): v for k, v in self.df.items()})
-        return {"version": SITE_INDEX_VERSION, "hash": "blake2b-64", "key": "norm_key",
-                "pages": self.n_pages, "min_df": min_df,
-                "page_fingerprints": sorted(self.pages),
-                "df": {k: v for k, v in sorted(df.items()) if v >= min_df}}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> SiteIndex:
-        """Inverse of :meth:`to_dict`; raises ValueError on another version."""
-        if not isinstance(d, dict) or d.get("version") != SITE_INDEX_VERSION:
-            v = d.get("version") if isinstance(d, dict) else d
-            raise ValueError(f"site index version {v!r} is not supported "
-                             f"(this temex reads {SITE_INDEX_VERSION})")
-        idx = cls(hashed=True)
-        idx.n_pages = int(d.get("pages", 0))
-        idx.pages = {str(p) for p in d.get("page_fingerprints", [])}
-        idx.df = Counter({str(k): int(v) for k, v in d["df"].items()})
-        return idx
 
 
 @dataclass
@@ -221,10 +127,9 @@ class Content:
     def lines(self) -> list[str]:
         """Kept text in document order, one line per block element; text
         placed directly in a container between its block children is a line
-        of its own, at its place (:func:`temex.render.text_lines`)."""
+        of its own, at its place (:func:`temex.content.render.text_lines`)."""
         if self.doc is None or self.blocks is None or not self.chosen:
             return []
-        from .render import text_lines
 
         return text_lines(self.doc, self.keep_mask(), markdown=False)
 
@@ -236,7 +141,6 @@ class Content:
         """Kept text as Markdown (headings, lists, quotes, links, code)."""
         if self.doc is None or self.blocks is None or not self.chosen:
             return ""
-        from .render import text_lines
 
         return "\n\n".join(text_lines(self.doc, self.keep_mask(), markdown=True))
 
@@ -430,7 +334,7 @@ def _from_model(model: TemplateModel, params: ContentParams) -> Content:
 
 def content_text(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
     """Main content of a fitted model's key page, one block per line (drop-in
-    for :func:`temex.render.content_text`)."""
+    for :func:`temex.content.render.content_text`)."""
     return _from_model(model, params).text()
 
 
@@ -447,3 +351,17 @@ def content_html(model: TemplateModel, params: ContentParams = ContentParams()) 
 def content_json(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
     """Main content of a fitted model's key page as a JSON report."""
     return json.dumps(_from_model(model, params).report(), indent=2, ensure_ascii=False)
+
+
+def main_content(saved: SavedTemplate | None, doc: Document,
+                 params: ContentParams = ContentParams(),
+                 mask: Sequence[bool] | None = None) -> Content:
+    """Main content of ``doc`` under a saved template :
+    the template text mask of :func:`text_mask` (or ``mask``) plus the repeated text of
+    ``saved.site_index``; the page's own occurrence is discounted only when it
+    was one of the indexed sample pages. O(n)."""
+    if mask is None and saved is not None:
+        mask = text_mask(saved, doc)
+    index = saved.site_index if saved is not None else None
+    member = index.member(doc) if index is not None else False
+    return extract_content(doc, index, mask, params, member=member)

@@ -2,14 +2,14 @@
 
 A folder holds several pages of one site and no links are needed: the other
 pages of the folder are the site-level evidence. *Fit* once per folder: parse
-every page and count its block texts (:class:`temex.content.SiteIndex`, the
+every page and count its block texts (:class:`temex.template.site_index.SiteIndex`, the
 text-equality evidence of TeMex/ETDM without the mapping). *Apply* per page:
-O(n) block scoring (:func:`temex.content.extract_content`). A page that was
+O(n) block scoring (:func:`temex.content.extract.extract_content`). A page that was
 not in the fitted folder is applied the same way (``member=False``).
 
 Mixed templates (big9 sites mix 2005–2017 layouts): repeated text is
 template-specific, so one index over the whole folder serves every layout;
-measured in docs/CONTENT.md, per-cluster indexes (:func:`temex.pool.similarity`)
+measured in docs/CONTENT.md, per-cluster indexes (:func:`temex.site.pool.similarity`)
 only lose evidence. ``etdm=k`` additionally fits the ETDM vote detector of
 each page against its ``k`` most similar pages of the folder (slower, see
 docs/CONTENT.md).
@@ -21,10 +21,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .content import Content, ContentParams, SiteIndex, extract_content
-from .dom import Document, parse
-from .errors import ParseError
-from .pool import html_files, read_page, similarity
+from ..errors import ParseError
+from ..page.dom import Document, parse
+from ..page.files import html_files, read_page
+from ..site.pool import similarity
+from ..template.site_index import SiteIndex
+from .extract import Content, ContentParams, extract_content
 
 __all__ = ["FolderResult", "extract_folder", "fit_folder"]
 
@@ -81,6 +83,6 @@ def extract_folder(folder: str | Path, params: ContentParams = ContentParams(),
 
 
 def _etdm_template(doc: Document, others: list[Document], k: int) -> list[bool]:
-    from .detectors import VoteDetector
+    from ..template.detectors.vote import VoteDetector
     ranked = sorted(others, key=lambda o: -similarity(doc, o))[:k]
     return VoteDetector().fit(doc, ranked).model_.template

@@ -8,7 +8,7 @@
     The key page's own HTML with the class ``template_node`` added to every
     template element of ``<body>`` (TeMex paper §3.3, interface for systems).
 ``content`` / ``markdown`` / ``html``
-    The page's main content (:mod:`temex.content`: the non-template part,
+    The page's main content (:mod:`temex.content.extract`: the non-template part,
     narrowed to the main block), one block per line, as Markdown, or as HTML.
     :func:`content_text`, :func:`content_markdown` and :func:`content_html`
     here give the whole non-template part, unnarrowed.
@@ -22,14 +22,13 @@ Every walk here is iterative (enter/exit events on an explicit stack).
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from .dom import IGNORED_TAGS, Document, children_reversed
-from .model import TemplateModel
+from ..page.dom import IGNORED_TAGS, Document, children_reversed
+from ..template.model import TemplateModel
+from .text import text_lines
 
 __all__ = [
     "FORMATS",
@@ -49,8 +48,6 @@ VISIBLE_STYLE = "visibility:visible !important"
 MAX_PATH_CHARS = 2_000_000
 FORMATS = ("template", "annotated", "content", "markdown", "html", "json")
 
-BLOCK_TAGS = frozenset(["address", "article", "aside", "blockquote", "body", "br", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption", "legend", "option"])
-_WS = re.compile(r"\s+")
 
 
 def _elements(root: LexborNode) -> list[LexborNode]:
@@ -120,36 +117,6 @@ def content_html(model: TemplateModel) -> str:
                      if doc.tag[r] not in IGNORED_TAGS)
 
 
-def _events(doc: Document, skip: list[bool] | None = None
-            ) -> Iterator[tuple[str, int, Any]]:
-    """Walk body: ("enter", i, None), ("exit", i, None), ("text", i, str) where
-    i is the element the text belongs to. Ignored elements, and subtrees of
-    elements with ``skip[i]``, are skipped."""
-    if doc.body < 0:
-        return
-    index = {el.mem_id: k for k, el in enumerate(doc.elements)}
-    stack: list[tuple[LexborNode, bool]] = [(doc.elements[doc.body], False)]
-    owner: list[int] = []
-    while stack:
-        node, done = stack.pop()
-        if done:
-            yield ("exit", owner.pop(), None)
-            continue
-        if node.is_text_node:
-            if owner:
-                yield ("text", owner[-1], node.text_content or "")
-            continue
-        if not node.is_element_node or (node.tag or "").lower() in IGNORED_TAGS:
-            continue
-        i = index[node.mem_id]
-        if skip is not None and skip[i] and doc.size[i] > 1:  # leaves (br) still break lines
-            continue
-        owner.append(i)
-        yield ("enter", i, None)
-        stack.append((node, True))
-        stack.extend((k, False) for k in children_reversed(node))
-
-
 def content_text(model: TemplateModel) -> str:
     """Text of the non-template part, one block (paragraph, heading, list item,
     cell) per line."""
@@ -159,90 +126,6 @@ def content_text(model: TemplateModel) -> str:
 def content_markdown(model: TemplateModel) -> str:
     """The non-template part as Markdown."""
     return "\n\n".join(text_lines(model.key, [not t for t in model.template], markdown=True))
-
-
-def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
-    """Text of the elements with ``keep[i]`` (their own text nodes), in
-    document order, one line per block element (paragraph, heading, list
-    item, cell, line break ...); with ``markdown``, headings, list items,
-    quotes, links, images with alt text and preformatted code are marked up.
-    Text that sits directly in a container between its block children gets
-    lines of its own at its place. O(n) over the parse tree."""
-    template = [not k for k in keep]
-    # Subtrees without kept text are not walked (most of a page, for the
-    # narrowed main content).
-    bare = [not k for k in keep]
-    for i in range(len(doc) - 1, 0, -1):
-        if not bare[i]:
-            bare[doc.parent[i]] = False
-    blocks: list[str] = []
-    cur: list[str] = []
-    prefix = ""
-    link_stack: list[tuple[int, int]] = []  # (element, position in cur)
-    pre_depth = 0
-
-    def flush() -> None:
-        nonlocal prefix
-        text = "".join(cur)
-        if not pre_depth:
-            text = _WS.sub(" ", text).strip()
-        if text.strip():
-            blocks.append(prefix + text if markdown else text)
-        cur.clear()
-        prefix = ""
-
-    for kind, i, value in _events(doc, bare):
-        tag = doc.tag[i]
-        if kind == "text":
-            if not template[i]:
-                cur.append(value)
-            continue
-        if kind == "enter":
-            if tag in BLOCK_TAGS:
-                flush()
-                if markdown and not template[i]:
-                    prefix = _md_prefix(doc, i)
-            if tag == "pre":
-                pre_depth += 1
-                if markdown and not template[i]:
-                    cur.append("```\n")
-            if markdown and tag == "a" and not template[i]:
-                link_stack.append((i, len(cur)))
-                cur.append("[")
-            if tag == "img" and not template[i]:
-                alt = dict(doc.attrs[i]).get("alt", "").strip()
-                if alt and markdown:
-                    cur.append(f"![{alt}]({dict(doc.attrs[i]).get('src', '')})")
-        else:
-            if markdown and link_stack and link_stack[-1][0] == i:
-                _, start = link_stack.pop()
-                href = dict(doc.attrs[i]).get("href", "")
-                inner = "".join(cur[start + 1:]).strip()
-                del cur[start:]
-                cur.append(f"[{inner}]({href})" if inner and href else inner)
-            if tag == "pre":
-                if markdown and not template[i]:
-                    cur.append("\n```")
-                flush()
-                pre_depth -= 1
-            elif tag in BLOCK_TAGS:
-                flush()
-    flush()
-    return blocks
-
-
-def _md_prefix(doc: Document, i: int) -> str:
-    tag = doc.tag[i]
-    if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-        return "#" * int(tag[1]) + " "
-    if tag == "li":
-        p = doc.parent[i]
-        if p >= 0 and doc.tag[p] == "ol":
-            return f"{doc.position[i] + 1}. "
-        return "- "
-    if tag == "blockquote":
-        return "> "
-    return ""
 
 
 def report(model: TemplateModel, *, include_paths: bool = True) -> dict[str, Any]:
@@ -291,13 +174,13 @@ def render(model: TemplateModel, fmt: str) -> str:
         # The page's main content: the non-template part narrowed to the main
         # block (temex.content); the functions of this module give the whole
         # non-template part.
-        from . import content as main_content
+        from . import extract as main_content
 
         fn = {"content": main_content.content_text, "markdown": main_content.content_markdown,
               "html": main_content.content_html}[fmt]
         return fn(model) + "\n"
     if fmt == "json":
-        from . import content as main_content
+        from . import extract as main_content
 
         out = report(model)
         main = main_content.extract_content(model.key, None, model.template)

@@ -4,10 +4,10 @@ A *block* is a block-level element (paragraph, heading, list item, cell,
 ``div`` ...) together with the text of its inline descendants (links, ``em``,
 ``span`` ...) up to the next nested block element; a line of the gold files of
 CleanEval, Dragnet and big9 is such a block. Blocks are built from the
-:class:`~temex.dom.Document` arrays in one O(n) pass, without walking the
+:class:`~temex.page.dom.Document` arrays in one O(n) pass, without walking the
 Lexbor tree; their text is only used as a key (:func:`norm_key`), so the order
 of pieces inside a block does not matter. Kept text is written out in document
-order by :func:`temex.render.text_lines`.
+order by :func:`temex.content.render.text_lines`.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from .errors import ParseError
+from ..errors import ParseError
 
 __all__ = ["DEFAULT_MAX_BYTES", "IGNORED_TAGS", "Document", "children_reversed", "decode_html",
            "parse"]

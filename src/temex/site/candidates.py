@@ -2,7 +2,7 @@
 
 Hyperlink paper §3.3 Alg. 2 (= ETDM paper §4.1 Alg. 1). The key page's links
 are explored in a given order (Alg. 1 sortLinks, or menu-first, see
-:mod:`temex.menus`); each loaded page adds the directed edges
+:mod:`temex.site.menus`); each loaded page adds the directed edges
 ``link → existingLink`` for its links that the key page also has
 (``getLinks(webPage) ∩ reachableLinks``). After each load, the largest set of
 *processed* pages that contains the page just loaded and is pairwise mutually
@@ -34,9 +34,9 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from .dom import Document
+from ..errors import PageError
+from ..page.dom import Document
 from .links import get_links, normalize_url
-from .pool import PageError
 
 __all__ = ["CSResult", "Loader", "Progress", "find_cs", "max_clique_with"]
 

@@ -2,8 +2,8 @@
 its template (TeMex, issue 3).
 
 ``explore(url)`` loads the key page, orders its links (menu-first by default,
-:mod:`temex.menus`; ``order="paper"`` for the hyperlink paper's Alg. 1 alone),
-runs the complete-subdigraph search (:mod:`temex.candidates`) and returns an
+:mod:`temex.site.menus`; ``order="paper"`` for the hyperlink paper's Alg. 1 alone),
+runs the complete-subdigraph search (:mod:`temex.site.candidates`) and returns an
 :class:`Exploration`. :func:`fit_exploration` then runs a detector on it.
 """
 
@@ -14,14 +14,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import PageError, PageLoadError, ParameterError, ParseError
+from ..page.dom import Document, parse
+from ..page.files import unusable
+from ..template.detectors.vote import VoteDetector
+from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
-from .detectors import VoteDetector
-from .dom import Document, parse
-from .errors import PageLoadError, ParameterError, ParseError
 from .links import get_links, normalize_url, sort_links
 from .menus import menu_first
-from .model import TemplateModel
-from .pool import PageError, unusable
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
@@ -143,7 +143,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
     order : {"menu", "menublock", "paper", "document"}
         Link order: menu links first within each link-relevance level
         (default), menu blocks first whatever the level, Alg. 1 of the
-        hyperlink paper, or document order (:mod:`temex.menus`).
+        hyperlink paper, or document order (:mod:`temex.site.menus`).
     concurrency : int
         Pages requested at once.
     progress : callable, optional

@@ -1,6 +1,6 @@
 """Links of a page and the order in which to explore them.
 
-Implements, on :class:`temex.dom.Document`, the hyperlink analysis of
+Implements, on :class:`temex.page.dom.Document`, the hyperlink analysis of
 "Finding webpages sharing a template by hyperlink analysis" (hyperlink paper)
 §3.2–3.3:
 
@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from yarl import URL
 
-from .dom import Document
+from ..page.dom import Document
 
 __all__ = [
     "NON_HTML_SUFFIXES",

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from yarl import URL
 
-from .dom import Document
+from ..page.dom import Document
 from .links import Link, hdistance, hyperlink, link_rank, sort_links
 
 __all__ = ["MenuBlock", "find_menus", "is_low_value", "menu_first"]
@@ -141,7 +141,7 @@ def menu_first(doc: Document, links: Sequence[Link], reference: str,
     ``by_level=False`` the links of the best menu blocks come first whatever
     their level (the top navigation bar's section roots).
 
-    Cost: that of :func:`find_menus` plus :func:`~temex.links.sort_links`.
+    Cost: that of :func:`find_menus` plus :func:`~temex.site.links.sort_links`.
     """
     ordered = sort_links(doc, links, reference)
     blocks = find_menus(doc, links, min_items)

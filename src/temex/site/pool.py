@@ -27,80 +27,21 @@ files costs one ``os.walk``; only chosen pages are read and parsed.
 
 from __future__ import annotations
 
-import errno
 import os
 import re
-import stat
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .dom import DEFAULT_MAX_BYTES, Document, parse
-from .errors import PageLoadError, ParseError
+from ..errors import PageError, ParseError
+from ..page.dom import Document, parse
+from ..page.files import html_files, read_page, real_path, unusable
 
 _DIGITS = re.compile(r"[0-9]+")
 
-__all__ = ["PageError", "choose_pages", "html_files", "load_candidate", "load_file",
-           "local_link_order", "read_page", "real_path"]
-
-HTML_SUFFIXES = (".html", ".htm", ".xhtml")
-
-
-@dataclass(frozen=True)
-class PageError:
-    """A page that could not be used, and why."""
-
-    page: str
-    error: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"page": self.page, "error": self.error}
-
-
-def read_page(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """The bytes of an HTML file, refused before reading when they cannot be a
-    page: not a regular file (a FIFO would block the run forever, a device
-    never ends) raises :class:`PageLoadError`; over ``max_bytes`` raises
-    :class:`ParseError` without reading it. Other OSErrors (missing, vanished,
-    symlink loop) pass through."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise PageLoadError(errno.EINVAL, "not a regular file", str(path))
-        if st.st_size > max_bytes:
-            raise ParseError(f"{path}: {st.st_size} bytes is over the limit of {max_bytes}")
-        data = fh.read(st.st_size + 1)  # (read(n) allocates n bytes first)
-        if len(data) > st.st_size:  # grew while we read it
-            data += fh.read(max_bytes + 1 - len(data))
-    if len(data) > max_bytes:  # grew while we read it
-        raise ParseError(f"{path}: over the limit of {max_bytes} bytes")
-    return data
-
-
-def real_path(path: str | os.PathLike[str]) -> Path:
-    """``Path.resolve`` that never raises: Python 3.11 raises RuntimeError on
-    a symlink loop; the loop then stays unresolved and fails when read."""
-    return Path(os.path.realpath(path))
-
-
-def load_file(path: str | os.PathLike[str]) -> Document:
-    """Read and parse one HTML file. Raises OSError or ParseError."""
-    return parse(read_page(path), url=str(path))
-
-
-def html_files(folder: Path) -> list[Path]:
-    """All HTML files under ``folder``, sorted (deterministic)."""
-    out = []
-    for root, dirs, files in os.walk(folder):
-        dirs.sort()
-        for f in sorted(files):
-            if f.lower().endswith(HTML_SUFFIXES):
-                out.append(Path(root) / f)
-    return out
-
+__all__ = ["candidate_order", "choose_pages", "load_candidate", "local_link_order",
+           "rank_by_similarity", "similarity", "vocabulary"]
 
 def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
     parts = urlsplit(href.strip())
@@ -255,24 +196,3 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
         else:
             pages.append(page)
     return rank_by_similarity(key, pages, n), errors, timings
-
-
-_FEED_TAGS = frozenset({"rss", "feed", "rdf:rdf", "channel", "urlset", "sitemapindex"})
-
-
-def unusable(doc: Document) -> str | None:
-    """Why a parsed page cannot serve as a candidate, or None: no body, an
-    empty body, an RSS/Atom feed or sitemap saved as HTML, or a redirect stub
-    (``<meta http-equiv=refresh>`` with next to nothing in the body)."""
-    b = doc.body
-    if b < 0:
-        return "no page body"
-    if any(doc.tag[i] in _FEED_TAGS for i in range(b, min(len(doc), b + 4))):
-        return "a feed or sitemap, not a page"
-    if doc.size[b] < 2 and not doc.text[b]:
-        return "empty page"
-    for i in range(b):
-        if doc.tag[i] == "meta" and dict(doc.attrs[i]).get("http-equiv", "").lower() == "refresh":
-            if doc.size[b] < 10:
-                return "redirect stub (meta refresh)"
-    return None

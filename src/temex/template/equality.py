@@ -57,8 +57,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import cast
 
-from .dom import Document
-from .errors import ParameterError
+from ..errors import ParameterError
+from ..page.dom import Document
 
 __all__ = [
     "DEFAULT_EQUALITY",

@@ -50,7 +50,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Hashable
 
-from .dom import Document
+from ..page.dom import Document
 from .equality import Equality, TextEquality
 
 __all__ = ["DEFAULT_MAX_CELLS", "etdm", "signatures"]

@@ -2,7 +2,7 @@
 
 A fitted detector produces a :class:`TemplateModel`. It knows the key page, the
 template mask over the key page's elements, the pages compared and how the
-result was obtained (parameters, loads, timings). Outputs (``temex.render``)
+result was obtained (parameters, loads, timings). Outputs (``temex.content.render``)
 and evaluation (``temex.evaluate``) read only this object.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dom import Document
+from ..page.dom import Document
 
 __all__ = ["TemplateModel"]
 
@@ -32,7 +32,7 @@ class TemplateModel:
         the template.
     votes : list of int
         For each key-page element, in how many compared pages it was mapped
-        (and supported, see ``temex.detectors``).
+        (and supported, see ``temex.template.detectors``).
     pages : list of str
         URLs or paths of the pages the key page was compared with.
     method, params : str, dict

@@ -22,7 +22,7 @@ the root), its path signature is a known template *structure* (a template node
 or an ancestor of one), and: for a text-bearing node its text signature is a
 template text; for a text-free node the path was template in at least as many
 key pages as it was content. Then the content-region rule
-(:func:`temex.detectors.apply_region`) fills template slots, as for fitting.
+(:func:`temex.template.detectors.apply_region`) fills template slots, as for fitting.
 
 The JSON format is documented in docs/TEMPLATE_FORMAT.md.
 
@@ -40,13 +40,13 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
-from .content import Content, ContentParams, SiteIndex, extract_content
-from .detectors import DEFAULT_REGION, apply_region
-from .dom import Document
-from .errors import ModelFormatError
+from ..errors import ModelFormatError
+from ..page.dom import Document
+from .detectors.rules import DEFAULT_REGION, apply_region
 from .model import TemplateModel
+from .site_index import SiteIndex
 
-__all__ = ["SavedTemplate", "apply", "text_mask", "strip", "main_content", "node_signatures", "FORMAT_NAME",
+__all__ = ["SavedTemplate", "apply", "text_mask", "strip", "node_signatures", "FORMAT_NAME",
            "FORMAT_VERSION"]
 
 FORMAT_NAME = "temex-template"
@@ -114,7 +114,7 @@ class SavedTemplate:
         A human-readable listing of template nodes (path, text) for the JSON.
     site_index : SiteIndex or None
         Site-level block-text counts of the fit's sample pages (optional; the
-        repeated-text evidence of :mod:`temex.content` for :func:`main_content`).
+        repeated-text evidence of :mod:`temex.content.extract` for :func:`main_content`).
     """
 
     site: str = ""
@@ -267,25 +267,11 @@ def text_mask(saved: SavedTemplate, doc: Document, mask: Sequence[bool] | None =
 
 
 def strip(saved: SavedTemplate, doc: Document) -> TemplateModel:
-    """A TemplateModel of ``doc`` under ``saved`` (for :func:`temex.render.render`)."""
+    """A TemplateModel of ``doc`` under ``saved`` (for :func:`temex.content.render.render`)."""
     mask = apply(saved, doc)
     return TemplateModel(key=doc, template=mask, votes=[], pages=[],
                          method="saved:" + (saved.method or "?"),
                          params={"site": saved.site, "keys": len(saved.keys)})
-
-
-def main_content(saved: SavedTemplate | None, doc: Document,
-                 params: ContentParams = ContentParams(),
-                 mask: Sequence[bool] | None = None) -> Content:
-    """Main content of ``doc`` under a saved template (:mod:`temex.content`):
-    the template text mask of :func:`text_mask` (or ``mask``) plus the repeated text of
-    ``saved.site_index``; the page's own occurrence is discounted only when it
-    was one of the indexed sample pages. O(n)."""
-    if mask is None and saved is not None:
-        mask = text_mask(saved, doc)
-    index = saved.site_index if saved is not None else None
-    member = index.member(doc) if index is not None else False
-    return extract_content(doc, index, mask, params, member=member)
 
 
 def build(models: Sequence[TemplateModel], site: str = "") -> SavedTemplate:

@@ -28,10 +28,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
-from ..equality import DEFAULT_EQUALITY, EQUALITIES
-from ..explore import DEFAULT_N
-from .jobs import OUTPUTS, JobManager, JobsFull, UrlOptions
-from .security import APP_CSP, SANDBOX_CSP, Limits, UrlRefused, security_headers
+from ..site.explore import DEFAULT_N
+from ..site.runner import Limits, UrlOptions
+from ..site.sources.netguard import UrlRefused
+from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
+from .jobs import OUTPUTS, JobManager, JobsFull
+from .security import APP_CSP, SANDBOX_CSP, security_headers
 from .views import VIEWS, view_html
 
 __all__ = ["OPENAPI", "create_app"]
@@ -202,7 +204,7 @@ _OPTIONS_SCHEMA = {
                       "description": "pages requested, key page included (capped)"},
         "method": {"type": "string", "enum": ["vote", "intersect"], "default": "vote"},
         "equality": {"type": "string", "default": DEFAULT_EQUALITY,
-                     "description": "node equality relation (temex.equality.EQUALITIES)"},
+                     "description": "node equality relation (temex.template.equality.EQUALITIES)"},
         "threshold": {"type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 0.5},
         "render": {"type": "boolean", "default": False,
                    "description": "load pages through headless Chromium"},

@@ -22,8 +22,8 @@ from __future__ import annotations
 import html
 import re
 
-from ..model import TemplateModel
-from ..render import TEMPLATE_CLASS, _clone, _serialize
+from ..content.render import TEMPLATE_CLASS, _clone, _serialize
+from ..template.model import TemplateModel
 
 __all__ = ["CONTENT_CLASS", "VIEWS", "view_html"]
 

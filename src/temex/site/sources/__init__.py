@@ -1,5 +1,5 @@
 """Page sources for exploring a site: live HTTP, an on-disk cache, a local
-mirror. See :mod:`temex.sources.base` for the interface."""
+mirror. See :mod:`temex.site.sources.base` for the interface."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ class FetchResult:
         The (decompressed) HTML; empty on error.
     charset : str or None
         Charset declared by the transport (``Content-Type``), for
-        :func:`temex.dom.parse`'s ``declared_encoding``.
+        :func:`temex.page.dom.parse`'s ``declared_encoding``.
     media_type : str
         Media type of the body (``text/html``...).
     error : str or None

@@ -2,8 +2,8 @@
 built by JavaScript are seen with their real DOM (``temex extract --render``,
 the ``render`` option of ``temex serve``).
 
-It has the shape of the other page sources (:class:`temex.sources.base.PageSource`):
-``await source.get(url)`` returns a :class:`~temex.sources.base.FetchResult`
+It has the shape of the other page sources (:class:`temex.site.sources.base.PageSource`):
+``await source.get(url)`` returns a :class:`~temex.site.sources.base.FetchResult`
 whose body is the rendered HTML (``page.content()`` after the ``load`` event and
 a short wait for the network to go quiet).
 
@@ -13,7 +13,7 @@ nothing is downloaded. It is started on the first page and closed by
 
 Address guard (``allow_private=False``): every request the page makes is
 intercepted; its host is checked with
-:func:`temex.sources.netguard.check_address` *before* anything connects, and
+:func:`temex.site.sources.netguard.check_address` *before* anything connects, and
 redirects are followed by hand so each hop is checked too (Chromium does not
 route the targets of redirects). Service workers are blocked, WebSockets are
 checked the same way, WebRTC is kept off non-proxied UDP.
@@ -24,11 +24,13 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urljoin, urlsplit
 
-from ..sources.base import FetchResult, PageSource
-from ..sources.netguard import AddressRefused, check_address
+from .base import FetchResult, PageSource
+from .cache import DiskCache
+from .netguard import AddressRefused, check_address
 
 __all__ = ["CHROMIUM_ARGS", "BrowserSource", "BrowserUnavailable", "chromium_path"]
 
@@ -76,12 +78,19 @@ class BrowserSource(PageSource):
         Redirect hops followed per page (and per request of the page).
     allow_private : bool
         When False, refuse every request whose host resolves to a non-public
-        address (default True, like :class:`~temex.sources.http.HttpSource`;
+        address (default True, like :class:`~temex.site.sources.http.HttpSource`;
         the server passes False unless started with ``--allow-private``).
     guard_allow : tuple of str
         Addresses/networks accepted anyway (explicit allow-list).
     executable : str, optional
         Chromium binary (default :func:`chromium_path`).
+    respect_robots : bool
+        Obey robots.txt before rendering a page (default False here; the URL
+        runner passes the user's choice). robots.txt is fetched over plain
+        HTTP by :class:`~temex.site.sources.http.HttpSource` under the same
+        address guard.
+    cache_dir : str or Path, optional
+        On-disk cache of rendered pages (:class:`~temex.site.sources.cache.DiskCache`).
 
     Cost: one browser start per run (about 1 s), then one page load with all
     its resources per URL.
@@ -90,8 +99,12 @@ class BrowserSource(PageSource):
     def __init__(self, *, timeout: float = 20.0, settle: float = 1.5,
                  max_bytes: int = 5 * 1024 * 1024, max_redirects: int = 5,
                  allow_private: bool = True, guard_allow: tuple[str, ...] = (),
-                 executable: str | None = None, concurrency: int = 2) -> None:
+                 executable: str | None = None, concurrency: int = 2,
+                 respect_robots: bool = False, cache_dir: str | Path | None = None) -> None:
         super().__init__()
+        self.respect_robots = respect_robots
+        self.cache = DiskCache(cache_dir) if cache_dir else None
+        self._robots: Any = None  # HttpSource reading robots.txt, made on first use
         self.timeout = timeout
         self.settle = settle
         self.max_bytes = max_bytes
@@ -211,8 +224,29 @@ class BrowserSource(PageSource):
 
     async def _fetch(self, url: str) -> FetchResult:
         reason = await self._refusal(url)
+        if not reason and self.respect_robots:
+            reason = await self._robots_refusal(url)
         if reason:
             return FetchResult(url, url, error=reason)
+        if self.cache is not None:
+            hit = self.cache.get(url)
+            if hit is not None:
+                return hit
+        res = await self._render(url)
+        if self.cache is not None and res.ok:
+            self.cache.put(res)
+        return res
+
+    async def _robots_refusal(self, url: str) -> str | None:
+        if self._robots is None:
+            from .http import HttpSource
+
+            self._robots = HttpSource(timeout=self.timeout, allow_private=self.allow_private,
+                                      guard_allow=self.guard_allow)
+        reason: str | None = await self._robots.robots_refusal(url)
+        return reason
+
+    async def _render(self, url: str) -> FetchResult:
         ctx = await self._ensure()
         assert self._sem is not None
         async with self._sem:
@@ -281,5 +315,7 @@ class BrowserSource(PageSource):
                 except Exception:  # noqa: BLE001, S110 - already gone
                     pass
         self._context = self._browser = self._pw = None
+        if self._robots is not None:
+            await self._robots.aclose()
         self._lock = None
         self._sem = None

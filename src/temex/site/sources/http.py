@@ -12,7 +12,7 @@ Politeness and safety, as issue 3 asks:
 * redirects followed by hand: at most ``max_redirects``, loops detected, and
   each target checked by the address guard when ``allow_private=False``;
 * only ``text/html`` and ``application/xhtml+xml`` accepted;
-* an optional on-disk cache (:class:`~temex.sources.cache.DiskCache`) so a
+* an optional on-disk cache (:class:`~temex.site.sources.cache.DiskCache`) so a
   second run sends nothing over the network.
 
 Every failure becomes a :class:`FetchResult` with a one-line ``error``.
@@ -154,7 +154,7 @@ class HttpSource(PageSource):
         Folder of the on-disk cache (created if needed).
     allow_private : bool
         When False, refuse URLs and redirect targets whose host resolves to a
-        non-public address (:func:`~temex.sources.netguard.check_address`).
+        non-public address (:func:`~temex.site.sources.netguard.check_address`).
     guard_allow : iterable of str
         Addresses/networks the guard accepts anyway (an explicit allow-list).
     user_agent : str
@@ -318,6 +318,17 @@ class HttpSource(PageSource):
         return bytes(out)
 
     # -- robots.txt ------------------------------------------------------------
+    async def robots_refusal(self, url: str) -> str | None:
+        """None when robots.txt allows ``url`` (or the URL cannot be checked),
+        else the reason; used by other sources that fetch pages themselves."""
+        try:
+            u = URL(url)
+        except ValueError:
+            return None
+        if u.scheme not in ("http", "https") or not u.host:
+            return None
+        return await self._robots_refusal(u)
+
     async def _robots_refusal(self, u: URL) -> str | None:
         """None when robots.txt allows ``u``, else the reason."""
         origin = str(u.origin())

@@ -4,7 +4,7 @@ A server that fetches URLs chosen by its users must not be steered into the
 machine's own network: loopback, private ranges (RFC 1918, unique-local
 IPv6), link-local (which holds the cloud metadata service 169.254.169.254),
 unspecified, multicast and reserved addresses are refused. The check is applied
-by :class:`~temex.sources.http.HttpSource` (``allow_private=False``) to the first
+by :class:`~temex.site.sources.http.HttpSource` (``allow_private=False``) to the first
 URL and to every redirect target *before* connecting, and again by its
 resolver, so the address connected to is one that was checked (no DNS
 rebinding between check and connect).
@@ -15,10 +15,12 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
-from ..errors import PageLoadError
+from ...errors import PageLoadError
 
-__all__ = ["METADATA_ADDRESSES", "AddressRefused", "check_address", "is_public_address"]
+__all__ = ["METADATA_ADDRESSES", "AddressRefused", "UrlRefused", "check_address", "check_url",
+           "is_public_address"]
 
 #: Cloud metadata endpoints (also covered by the link-local / ULA rules).
 METADATA_ADDRESSES = frozenset({"169.254.169.254", "fd00:ec2::254", "100.100.100.200"})
@@ -97,3 +99,42 @@ def check_address(host: str, allow: Iterable[str] = (), *,
         if not is_public_address(a) and not _allowed(a, allow):
             raise AddressRefused(f"{host}: refused non-public address {a}")
     return [str(a) for a in addrs]
+
+
+class UrlRefused(PageLoadError):
+    """A URL the server will not fetch (bad form or refused address)."""
+
+
+def check_url(url: str, allow_private: bool = False, allow: tuple[str, ...] = (),
+              *, max_length: int = 2048) -> str:
+    """Validate a URL a user asks the server to fetch; returns it stripped.
+
+    Refuses non-http(s) schemes, credentials in the URL, over-long URLs and —
+    unless ``allow_private`` — hosts resolving to any non-public address
+    (:func:`temex.site.sources.netguard.check_address`, after DNS resolution).
+    Nothing is connected to. Raises :class:`UrlRefused` with a one-line reason.
+    """
+    url = (url or "").strip()
+    if not url:
+        raise UrlRefused("no URL given")
+    if len(url) > max_length:
+        raise UrlRefused(f"URL longer than {max_length} characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises ValueError on a bad port
+    except ValueError as e:
+        raise UrlRefused(f"bad URL ({e})") from None
+    if parts.scheme not in ("http", "https"):
+        raise UrlRefused(f"only http and https URLs can be fetched (got {parts.scheme!r})")
+    if not parts.hostname:
+        raise UrlRefused("the URL has no host")
+    if parts.username or parts.password:
+        raise UrlRefused("URLs with credentials are not accepted")
+    del port
+    if not allow_private:
+        try:
+            check_address(parts.hostname, allow)
+        except AddressRefused as e:
+            raise UrlRefused(f"refused: {e} (only public addresses are fetched; "
+                             "temex serve --allow-private lifts this for local use)") from None
+    return url

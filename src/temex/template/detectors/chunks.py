@@ -25,7 +25,7 @@ taken per element in document pre-order (an element's own text, then its
 children), so text that follows a child block ("tail" text) joins the
 parent's chunk. The threshold is a share of the cluster's pages (0.5 = half)
 when below 1, an absolute page count otherwise. The output is a
-:class:`~temex.model.TemplateModel` over the key page: an element is template
+:class:`~temex.template.model.TemplateModel` over the key page: an element is template
 when its text belongs to a template chunk; a text-free element is content when
 every text-bearing element below it is content, template otherwise (so
 ancestors of content are template, as in the gold of ../shared/data), and
@@ -43,11 +43,12 @@ import time
 from collections.abc import Sequence
 from hashlib import blake2b
 
-from .detectors import DEFAULT_REGION, FittedMixin, apply_region
-from .dom import IGNORED_TAGS, Document
-from .errors import ParameterError
-from .model import TemplateModel
-from .render import BLOCK_TAGS
+from ...errors import ParameterError
+from ...page.blocks import BLOCK_TAGS
+from ...page.dom import IGNORED_TAGS, Document
+from ..model import TemplateModel
+from .base import FittedMixin
+from .rules import DEFAULT_REGION, apply_region
 
 __all__ = ["ChunksDetector", "page_chunks", "average_template_fraction",
            "table_discovery_ratio"]
@@ -172,7 +173,7 @@ class ChunksDetector(FittedMixin):
     alt : bool, default True
         Count image ALT text (paper §5).
     region : float or None, default 0.7
-        Content-region rule of :func:`temex.detectors.apply_region`.
+        Content-region rule of :func:`temex.template.detectors.apply_region`.
 
     Attributes
     ----------

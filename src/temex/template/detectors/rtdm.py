@@ -11,7 +11,7 @@ Removal" (CIKM 2006), ../shared/papers/rtdm-td-template-detection-removal.txt:
   backtracking matrix ``B`` (op, src, cost, next) are filled per pair.
   *Bottom-up short-cut* (Fig. 3 line 16): two children in the same set of
   identical subtrees cost 0 and are not descended into; the sets come from the
-  bottom-up subtree hashes of :mod:`temex.dom`, linear time. *Top-down
+  bottom-up subtree hashes of :mod:`temex.page.dom`, linear time. *Top-down
   short-cut* (line 21): when one of two same-label children is a leaf nothing
   below can be mapped, the cost is the size of what is inserted or removed and
   there is no recursive call.
@@ -24,7 +24,7 @@ Removal" (CIKM 2006), ../shared/papers/rtdm-td-template-detection-removal.txt:
 Departures (documented, all deliberate):
 
 * Text. The paper's trees have text leaves; ours have elements with *own
-  text* (:mod:`temex.dom`). Own text is treated as one extra leaf child of its
+  text* (:mod:`temex.page.dom`). Own text is treated as one extra leaf child of its
   element: equal text costs 0, different text 1 (a leaf replacement), and the
   element is template only when its text was kept (equal in every page, or
   empty). Its structure may still be template (its template children stay).
@@ -37,7 +37,7 @@ Departures (documented, all deliberate):
 * Very wide levels (more than ``max_cells`` cells in one children matrix,
   e.g. 300 × 300 siblings) are aligned greedily by identical subtrees only.
 * Like the other detectors, the content-region rule of
-  :func:`temex.detectors.apply_region` is applied by default (``region``).
+  :func:`temex.template.detectors.apply_region` is applied by default (``region``).
 
 Everything is iterative (explicit stacks): 10,000-deep trees are fine.
 
@@ -51,10 +51,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .detectors import DEFAULT_REGION, FittedMixin, apply_region, subdocument
-from .dom import Document
-from .errors import ParameterError
-from .model import TemplateModel
+from ...errors import ParameterError
+from ...page.dom import Document
+from ..model import TemplateModel
+from .base import FittedMixin
+from .rules import DEFAULT_REGION, apply_region, subdocument
 
 __all__ = ["rtdm_td", "retrieve_template", "RTDMResult", "RTDMDetector", "find_template",
            "rehash"]
@@ -271,7 +272,7 @@ def retrieve_template(d1: Document, d2: Document, result: RTDMResult
 
 def rehash(doc: Document) -> None:
     """Recompute ``size`` and ``subtree_hash`` bottom-up (after editing texts),
-    with the formula of :mod:`temex.dom`. O(n)."""
+    with the formula of :mod:`temex.page.dom`. O(n)."""
     doc.rehash()
 
 
@@ -316,7 +317,7 @@ class RTDMDetector(FittedMixin):
     Parameters
     ----------
     region : float or None, default 0.7
-        Content-region rule (:func:`temex.detectors.apply_region`); None gives
+        Content-region rule (:func:`temex.template.detectors.apply_region`); None gives
         the paper's output unchanged.
     max_cells : int
         Largest children matrix filled exactly (see module notes).

@@ -1,0 +1,14 @@
+"""The content layer: a page's main content and every output format.
+
+``extract`` narrows a page's non-template part to its main content (page-level
+and site-level evidence), ``folder`` does it for every page of a folder,
+``text`` writes chosen elements as text or Markdown, ``render`` produces the
+outputs of a fitted model (template view, annotated page, text, Markdown,
+HTML, JSON report).
+"""
+
+from __future__ import annotations
+
+from .extract import Content, ContentParams, extract_content, main_content
+
+__all__ = ["Content", "ContentParams", "extract_content", "main_content"]

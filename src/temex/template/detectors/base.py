@@ -1,0 +1,92 @@
+"""The detectors' common base: scikit-learn's estimator convention (parameters
+set in ``__init__`` and stored unchanged; ``fit(key, pages)`` validates,
+learns and returns ``self``; learned state ends in ``_``), validation and the
+per-page ETDM mask with the evidence rule."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ...errors import NotFittedError, ParameterError
+from ...page.dom import Document
+from ..equality import DEFAULT_EQUALITY, Equality, get_equality
+from ..mapping import DEFAULT_MAX_CELLS, etdm
+from ..model import TemplateModel
+from .rules import DEFAULT_REGION, apply_region, mapped_mask, supported_mapping
+
+__all__ = ["BaseDetector", "FittedMixin"]
+
+
+class FittedMixin:
+    """``model_``, ``template_`` and ``votes_`` of a fitted detector; raises
+    :class:`NotFittedError` before ``fit`` (scikit-learn's check_is_fitted)."""
+
+    @property
+    def model_(self) -> TemplateModel:
+        try:
+            model: TemplateModel = self.__dict__["_model"]
+            return model
+        except KeyError:
+            raise NotFittedError(f"{type(self).__name__} is not fitted; call fit(key, pages)") \
+                from None
+
+    @property
+    def template_(self) -> list[bool]:
+        return self.model_.template
+
+    @property
+    def votes_(self) -> list[int]:
+        return self.model_.votes
+
+
+class BaseDetector(FittedMixin):
+    """Shared parameters, validation and bookkeeping."""
+
+    method = "base"
+
+    def __init__(self, equality: str | Equality = DEFAULT_EQUALITY, evidence: bool = True,
+                 region: float | None = DEFAULT_REGION,
+                 max_cells: int = DEFAULT_MAX_CELLS) -> None:
+        self.equality = equality
+        self.evidence = evidence
+        self.region = region
+        self.max_cells = max_cells
+
+    def get_params(self) -> dict[str, Any]:
+        """Parameters as given to ``__init__`` (scikit-learn's convention)."""
+        init = type(self).__init__
+        names = init.__code__.co_varnames[1:init.__code__.co_argcount]
+        return {k: getattr(self, k) for k in names}
+
+    def fit(self, key: Document, pages: Sequence[Document]) -> BaseDetector:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    def _validate(self) -> Equality:
+        if not isinstance(self.max_cells, int) or self.max_cells < 1:
+            raise ParameterError("max_cells", "a positive int", self.max_cells)
+        if self.region is not None and not (isinstance(self.region, (int, float))
+                                            and 0 < self.region <= 1):
+            raise ParameterError("region", "None or a number in (0, 1]", self.region)
+        return get_equality(self.equality)
+
+    def _finish(self, key: Document, template: list[bool]) -> list[bool]:
+        if self.region is not None:
+            return apply_region(key, template, self.region)
+        return template
+
+    def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:
+        if key.tag[0] != page.tag[0]:  # Alg. 2: "if root(pk) ≅ root(p)"
+            return [False] * len(key)
+        mapping = etdm(key, page, eq, max_cells=self.max_cells)
+        if self.evidence:
+            return supported_mapping(key, page, mapping)
+        return mapped_mask(len(key), mapping)
+
+    def params_dict(self) -> dict[str, Any]:
+        return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v))
+                for k, v in self.get_params().items()}
