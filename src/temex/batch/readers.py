@@ -24,9 +24,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
-
-from fastwarc.warc import ArchiveIterator, WarcRecordType
+from typing import Any, BinaryIO
 
 from ..errors import ParseError
 from ..page.files import read_page
@@ -36,7 +34,17 @@ __all__ = ["Entry", "RecordError", "index_inputs", "read_entry", "HTML_SUFFIXES"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
 _GZ_MAGIC = b"\x1f\x8b\x08"
 _WARC_MAGIC = b"WARC/1."
-_PAGE_TYPES = WarcRecordType.response | WarcRecordType.resource
+
+
+def _fastwarc() -> tuple[Any, Any]:
+    """FastWARC (a base dependency), imported when a WARC file is read, so that
+    folders and JSONL never need it; missing, it is one line, not a traceback."""
+    try:
+        from fastwarc.warc import ArchiveIterator, WarcRecordType
+    except ImportError:
+        raise RecordError("reading WARC needs the fastwarc package: pip install fastwarc "
+                          "(a dependency of temex; reinstall temex)") from None
+    return ArchiveIterator, WarcRecordType.response | WarcRecordType.resource
 
 
 class RecordError(Exception):
@@ -155,6 +163,11 @@ def _find_next(fh: BinaryIO, start: int, magic: bytes) -> int:
 
 def _index_warc(p: Path, counts: dict[str, int]) -> Iterator[Entry]:
     try:
+        ArchiveIterator, _PAGE_TYPES = _fastwarc()
+    except RecordError as e:
+        yield Entry("warc", str(p), 0, error=str(e))
+        return
+    try:
         size = p.stat().st_size
         fh = p.open("rb")
     except OSError as e:
@@ -220,6 +233,7 @@ def read_entry(e: Entry) -> tuple[bytes, str | None]:
             f.seek(e.offset)
             obj = json.loads(f.readline())
         return obj["html"].encode("utf-8", "surrogatepass"), "utf-8"
+    ArchiveIterator, _ = _fastwarc()
     with open(e.path, "rb") as f:
         f.seek(e.offset)
         try:

@@ -8,7 +8,16 @@ import argparse
 import sys
 from typing import Any
 
-from .common import EXIT_FAILED, EXIT_OK
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    UsageError,
+    fraction,
+    is_stdio,
+    positive_int,
+    require,
+    say,
+)
 
 __all__ = ["add_parser", "cmd_batch"]
 
@@ -24,13 +33,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="local process pool (default) or a Dask cluster")
     b.add_argument("--scheduler", metavar="ADDRESS",
                    help="Dask scheduler address (default: start a LocalCluster)")
-    b.add_argument("-j", "--workers", type=int, default=None,
+    b.add_argument("-j", "--workers", type=positive_int, default=None,
                    help="worker processes (default: CPU count)")
-    b.add_argument("--sample", type=int, default=24,
+    b.add_argument("--sample", type=positive_int, default=24,
                    help="pages per site read to cluster and fit (default 24)")
-    b.add_argument("-n", "--n-pages", type=int, default=4,
+    b.add_argument("-n", "--n-pages", type=positive_int, default=4,
                    help="pages compared with each cluster's key page (default 4)")
-    b.add_argument("--cluster-threshold", type=float, default=0.5,
+    b.add_argument("--cluster-threshold", type=fraction(), default=0.5,
                    help="structure similarity to join a template cluster (default 0.5)")
     b.add_argument("--template", metavar="FILE",
                    help="use this saved template for every site instead of fitting")
@@ -45,6 +54,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def cmd_batch(args: argparse.Namespace) -> int:
     from ..batch.pipeline import BatchOptions, run_batch
 
+    if is_stdio(args.output):
+        raise UsageError("-o -: batch writes a folder (rows per site, resume marks); "
+                         "give a folder")
+    if any(is_stdio(i) for i in args.inputs):
+        raise UsageError("- (stdin) is not an input of batch; give folders, WARC or JSONL files")
+    if args.engine == "dask":
+        require("distributed", "dask", "--engine dask")
+    if any(i.lower().endswith((".warc", ".warc.gz", ".arc.gz")) for i in args.inputs):
+        require("fastwarc", "batch", "reading WARC")
+
     opt = BatchOptions(sample=args.sample, n_pages=args.n_pages,
                        cluster_threshold=args.cluster_threshold,
                        output_format=args.output_format, markdown=not args.no_markdown,
@@ -52,6 +71,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
     summary = run_batch(args.inputs, args.output, opt, engine=args.engine,
                         workers=args.workers, scheduler=args.scheduler,
                         progress=not args.quiet)
+    if not summary["records"]:  # said even with --quiet
+        say(f"no pages found in {', '.join(args.inputs)} (folders are searched for "
+            ".html/.htm/.xhtml/.shtml and WARC files; JSONL needs .jsonl)", "batch")
+        return EXIT_FAILED
     if summary["records"] and not summary["pages"]:  # said even with --quiet
         print(f"temex batch: none of the {summary['records']} records could be stripped "
               f"(reasons in {args.output}/sites/*.jsonl)", file=sys.stderr)

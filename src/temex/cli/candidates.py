@@ -17,12 +17,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import PageLoadError, ParameterError
 from ..site.explore import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
-from .common import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
+from .common import (
+    EXIT_FAILED,
+    EXIT_INCOMPLETE,
+    EXIT_OK,
+    UsageError,
+    at_least,
+    positive_float,
+    positive_int,
+)
 
 if TYPE_CHECKING:
     from ..site.explore import Exploration
@@ -33,6 +43,7 @@ __all__ = [
     "ProgressLine",
     "add_explore_arguments",
     "add_parser",
+    "check_target",
     "explore_from_args",
     "is_url",
     "run_candidates",
@@ -46,22 +57,53 @@ def is_url(target: str) -> bool:
     return target.lower().startswith(("http://", "https://"))
 
 
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):(//)?")
+_MISTYPED = re.compile(r"^https?(//|:/?(?!/))", re.IGNORECASE)
+_HOST_PORT = re.compile(r"^[\w.-]+:\d+(/|$)")
+
+
+def check_target(target: str, url_only: bool = False) -> None:
+    """Refuse (UsageError, exit 2) a target that looks like a URL but is not
+    an http(s) one, instead of reading it as a file name: ``ftp://…``,
+    ``http//…``, ``http:/…``, ``host:port/path``. A file that exists is
+    always a file."""
+    if is_url(target) or target == "-":
+        return
+    if not url_only and os.path.exists(target):
+        return
+    if _MISTYPED.match(target):
+        raise UsageError(f"{target}: not a valid URL (did you mean "
+                         f"{target.split('/')[0].rstrip(':')}://…?); temex reads http:// "
+                         "and https:// URLs, or local files")
+    m = _SCHEME.match(target)
+    if m and m.group(2):
+        raise UsageError(f"{target}: {m.group(1)}:// URLs are not supported; temex reads "
+                         "http:// and https:// URLs, or local files")
+    if _HOST_PORT.match(target):
+        raise UsageError(f"{target}: looks like host:port/path, not a URL nor a file; "
+                         f"add the scheme: http://{target}")
+    if url_only:
+        raise UsageError(f"{target}: not an http:// or https:// URL")
+
+
 def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True) -> None:
     """Add the exploration options to ``parser`` (no positional argument).
     With ``cs_size=False`` the caller provides ``args.cs_size`` itself."""
     g = parser.add_argument_group("exploring a live site (TARGET is a URL)")
     if cs_size:
-        g.add_argument("-n", "--cs-size", type=int, default=DEFAULT_N, metavar="N",
+        g.add_argument("-n", "--n-pages", type=positive_int, default=DEFAULT_N, metavar="N",
                        help=f"pages sharing the template to find (default {DEFAULT_N})")
-    g.add_argument("--max-loads", type=int, default=DEFAULT_MAX_LOADS, metavar="K",
-                   help=f"most pages to load, key page included (default {DEFAULT_MAX_LOADS})")
+        g.add_argument("--cs-size", type=positive_int, dest="n_pages", help=argparse.SUPPRESS)
+    g.add_argument("--max-loads", type=at_least(2), default=DEFAULT_MAX_LOADS, metavar="K",
+                   help=f"most pages to load, key page included; at least 2 "
+                        f"(default {DEFAULT_MAX_LOADS})")
     g.add_argument("--same-host", action="store_true",
                    help="follow links to the key page's host only (default: same site)")
     g.add_argument("--no-robots", action="store_true", help="do not obey robots.txt")
     g.add_argument("--cache", metavar="DIR", help="on-disk page cache (reused by later runs)")
-    g.add_argument("--timeout", type=float, default=20.0, metavar="SEC",
+    g.add_argument("--timeout", type=positive_float, default=20.0, metavar="SEC",
                    help="seconds per request (default 20)")
-    g.add_argument("--concurrency", type=int, default=4, metavar="C",
+    g.add_argument("--concurrency", type=positive_int, default=4, metavar="C",
                    help="simultaneous requests per host (default 4)")
     g.add_argument("--order", choices=ORDERS, default="menu",
                    help="link exploration order (default: menu)")
@@ -112,7 +154,7 @@ def url_options(args: argparse.Namespace, url: str, n: int,
             raise ParameterError(name.replace("_", "-"), "a positive int", value)
     if args.timeout <= 0:
         raise ParameterError("timeout", "a positive number", args.timeout)
-    o = UrlOptions(url=url, n=n, max_loads=max(2, args.max_loads),
+    o = UrlOptions(url=url, n=n, max_loads=args.max_loads,
                    render=getattr(args, "render", False), order=args.order,
                    same_host=args.same_host, robots=not args.no_robots, cache=args.cache,
                    concurrency=args.concurrency, detector=detector)
@@ -138,7 +180,8 @@ def explore_from_args(args: argparse.Namespace) -> Exploration:
     from ..site.explore import explore
     from ..site.runner import make_source
 
-    opts = url_options(args, args.url, args.cs_size)
+    check_target(args.url, url_only=True)
+    opts = url_options(args, args.url, args.n_pages)
     source = make_source(opts, url_limits(args, opts))
     show = args.progress or sys.stderr.isatty()
     progress = ProgressLine() if show else None

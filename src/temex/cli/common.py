@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import ParseError
@@ -15,12 +16,107 @@ from ..template.detectors import DEFAULT_N_PAGES, ExtractOptions
 from ..template.detectors.rules import DEFAULT_REGION
 from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
 
-__all__ = ["DEFAULT_CS_SIZE", "EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_OK", "EXIT_USAGE", "add_method_arguments",
-           "extract_options", "load_pages", "write_output"]
+__all__ = ["DEFAULT_CS_SIZE", "EXIT_CODES", "EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_OK",
+           "EXIT_USAGE", "STDIO", "MissingExtra", "UsageError", "add_method_arguments", "at_least",
+           "extract_options", "fraction", "is_stdio", "load_page", "load_pages", "positive_float",
+           "positive_int", "read_input", "require", "say", "write_output"]
 
-#: Exit codes of every command: success, the work failed (one-line reason on
-#: stderr), bad usage (argparse), fewer CS pages than asked for (candidates).
+#: Exit codes of every command: success; the work failed, or a page given by
+#: name could not be used (one-line reason on stderr); bad usage (argparse, or
+#: a value that cannot be honoured); done but less than asked for (fewer pages
+#: than ``-n`` could be found: the outputs are written and the shortfall is
+#: said on stderr).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+
+#: The epilog of every command's ``--help``.
+EXIT_CODES = ("exit status: 0 done; 1 failed, or a page named on the command line could "
+              "not be used (one-line reason on stderr); 2 bad usage or a value that cannot "
+              "be honoured; 3 done, but fewer pages than asked for with -n could be found "
+              "(said on stderr; candidates: also with its default -n).")
+
+#: ``-`` as an input is stdin, as an output (``-o -``) stdout.
+STDIO = "-"
+
+
+def require(module: str, extra: str, feature: str) -> None:
+    """Raise MissingExtra (one line naming the extra to install) when the
+    optional ``module`` cannot be imported."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise MissingExtra(f"{feature} needs the optional package {module.split('.')[0]}: "
+                           f"pip install 'temex[{extra}]'") from None
+
+
+class MissingExtra(Exception):
+    """An optional feature whose extra is not installed (exit 1, one line)."""
+
+
+def is_stdio(path: str | None) -> bool:
+    return path == STDIO
+
+
+def say(message: str, command: str = "") -> None:
+    """One line on stderr, prefixed ``temex COMMAND:`` (or ``temex:``)."""
+    print(f"temex {command}: {message}" if command else f"temex: {message}", file=sys.stderr)
+
+
+class UsageError(Exception):
+    """A value that cannot be honoured: exit 2 with a one-line reason."""
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an int >= 1 (``-n 0`` is refused, exit 2)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
+    return v
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """argparse type: an int >= ``low``."""
+    def check(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if v < low:
+            raise argparse.ArgumentTypeError(f"{text} is below the least possible value {low}")
+        return v
+    check.__name__ = f"int>={low}"
+    return check
+
+
+def fraction(low_open: bool = False, high_open: bool = False) -> Callable[[str], float]:
+    """argparse type: a number in [0, 1] (ends open as asked)."""
+    def check(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        lo_ok = v > 0 if low_open else v >= 0
+        hi_ok = v < 1 if high_open else v <= 1
+        if not (lo_ok and hi_ok):
+            span = f"{'(' if low_open else '['}0, 1{')' if high_open else ']'}"
+            raise argparse.ArgumentTypeError(f"{text} is not in {span}")
+        return v
+    check.__name__ = "fraction"
+    return check
+
+
+def positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return v
 
 
 def add_method_arguments(p: argparse.ArgumentParser) -> None:
@@ -30,18 +126,18 @@ def add_method_arguments(p: argparse.ArgumentParser) -> None:
                         "rtdm: RTDM-TD (Vieira et al.); chunks: text-chunk document frequency")
     g.add_argument("--equality", choices=sorted(EQUALITIES), default=DEFAULT_EQUALITY,
                    help=f"node equality relation (default: {DEFAULT_EQUALITY})")
-    g.add_argument("--threshold", type=float, default=0.5,
+    g.add_argument("--threshold", type=fraction(high_open=True), default=0.5,
                    help="vote: a node is template when more than this share of the "
                         "pages map it (default 0.5: a strict majority)")
-    g.add_argument("-n", "--n-pages", type=int, default=None, metavar="N",
+    g.add_argument("-n", "--n-pages", type=positive_int, default=None, metavar="N",
                    help=f"candidate pages to compare (default {DEFAULT_N_PAGES} from a "
                         f"folder; {DEFAULT_CS_SIZE} for a URL, the complete subdigraph size)")
     g.add_argument("--no-evidence", action="store_true",
                    help="count every mapped node as template (the papers' behaviour)")
-    g.add_argument("--region", type=float, default=DEFAULT_REGION,
+    g.add_argument("--region", type=fraction(low_open=True), default=DEFAULT_REGION,
                    help=f"content-region coverage in (0, 1] (default {DEFAULT_REGION})")
     g.add_argument("--no-region", action="store_true", help="turn the content-region rule off")
-    g.add_argument("--region-threshold", type=float, default=0.67,
+    g.add_argument("--region-threshold", type=fraction(high_open=True), default=0.67,
                    help="vote inside the content region: more than this share of the pages "
                         "(default 0.67)")
 
@@ -56,27 +152,44 @@ def extract_options(args: argparse.Namespace) -> ExtractOptions:
 
 
 def write_output(text: str, output: str | None) -> None:
-    """Write ``text`` to the file ``output`` (folders made), or to stdout."""
-    if output:
+    """Write ``text`` to the file ``output`` (folders made), or to stdout
+    (no ``output``, or ``-``)."""
+    if output and not is_stdio(output):
         Path(output).parent.mkdir(parents=True, exist_ok=True)
         Path(output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of a page file, or of stdin for ``-`` (same size cap)."""
+    if is_stdio(path):
+        from ..page.dom import DEFAULT_MAX_BYTES
+
+        data = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
+        if len(data) > DEFAULT_MAX_BYTES:
+            raise OSError(f"stdin: more than {DEFAULT_MAX_BYTES} bytes")
+        return data
+    return read_page(path)
+
+
+def load_page(path: str) -> Document | None:
+    """Read and parse one page file (``-``: stdin); a page that cannot be
+    used is reported on stderr and None returned."""
+    try:
+        doc = parse(read_input(path), url="<stdin>" if is_stdio(path) else path)
+    except (OSError, ParseError) as e:
+        say(f"skipped {path}: {e}")
+        return None
+    reason = unusable(doc)
+    if reason:
+        say(f"skipped {path}: {reason}")
+        return None
+    return doc
 
 
 def load_pages(paths: list[str]) -> list[Document]:
     """Read and parse page files; a page that cannot be used is reported on
     stderr and skipped."""
-    docs = []
-    for p in paths:
-        try:
-            doc = parse(read_page(p), url=p)
-        except (OSError, ParseError) as e:
-            print(f"temex: skipped {p}: {e}", file=sys.stderr)
-            continue
-        reason = unusable(doc)
-        if reason:
-            print(f"temex: skipped {p}: {reason}", file=sys.stderr)
-            continue
-        docs.append(doc)
-    return docs
+    return [d for d in map(load_page, paths) if d is not None]

@@ -1,9 +1,13 @@
 """``temex content DIR -o OUTDIR``: main content of every page of a folder.
 
-For every ``NAME.html`` in DIR writes ``OUTDIR/NAME.txt`` (one block per
-line; ``-f markdown|html|json`` for other formats). The other pages of DIR
-are the site-level evidence (:mod:`temex.content.folder`). A page that cannot be
-parsed yields an empty file and its reason in ``OUTDIR/report.json``.
+For every ``PATH.html`` under DIR (subfolders included) writes
+``OUTDIR/PATH.txt`` (one block per line; ``-f markdown|html|json`` for other
+formats). Every page of DIR is the site-level evidence
+(:mod:`temex.content.folder`). A page that cannot be parsed yields an empty
+file and its reason in ``OUTDIR/report.json``; the counts of pages read, done
+(content found), empty and skipped go to stderr. ``DIR`` may be ``-``: one
+page from stdin (its own evidence only); ``-o -`` (or no ``-o``) writes to
+stdout.
 """
 
 from __future__ import annotations
@@ -16,25 +20,33 @@ from typing import Any
 
 from ..content.extract import Content
 from ..content.folder import extract_folder
+from .common import EXIT_FAILED, EXIT_OK, is_stdio, read_input, say
 
 __all__ = ["add_parser", "run_content"]
 
-_EXT = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
+_EXT = {"content": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
+#: ``text`` was this command's name of the ``content`` format: still accepted.
+_ALIASES = {"text": "content"}
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``content`` command on an argparse subparsers object."""
     p: argparse.ArgumentParser = subparsers.add_parser(
         "content", help="main content of every page of a folder",
-        description="Write OUTDIR/NAME.txt with the main content of every NAME.html "
-                    "in DIR, using the other pages of DIR as the site's evidence.")
-    p.add_argument("dir", help="folder of HTML pages of one site")
-    p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="output folder")
-    p.add_argument("-f", "--format", choices=sorted(_EXT), default="text",
-                   help="output format (default: text, one block per line)")
+        description="Write OUTDIR/PATH.txt with the main content of every PATH.html "
+                    "under DIR (subfolders included), using every page of DIR as the "
+                    "site's evidence. DIR - reads one page from stdin.")
+    p.add_argument("dir", metavar="DIR", help="folder of HTML pages of one site, or - (stdin)")
+    p.add_argument("-o", "--output", metavar="OUTDIR",
+                   help="output folder (default or -: stdout, one ==> PATH <== header "
+                        "per page when there are several)")
+    p.add_argument("-f", "--format", choices=sorted(_EXT), default="content",
+                   type=lambda v: _ALIASES.get(v, v),
+                   help="output format (default: content, one block per line)")
     p.add_argument("--etdm", type=int, default=0, metavar="K",
                    help="also fit the ETDM template of each page against its K most "
                         "similar pages (slower; default 0: repeated-text evidence only)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run_content)
     return p
 
@@ -49,31 +61,67 @@ def _render(c: Content, fmt: str) -> str:
     return c.text()
 
 
+def _stdin_page(fmt: str) -> int:
+    from ..content.extract import extract_content
+    from ..page.dom import parse
+    from ..template.site_index import SiteIndex
+
+    doc = parse(read_input("-"), url="<stdin>")
+    if doc.body < 0:
+        say("the page from stdin has no body", "content")
+        return EXIT_FAILED
+    text = _render(extract_content(doc, SiteIndex([doc])), fmt)
+    sys.stdout.write(text + ("\n" if text else ""))
+    return EXIT_OK
+
+
 def run_content(args: argparse.Namespace) -> int:
     """Run ``temex content``; returns the exit code (0 ok, 1 failed)."""
-    src, out = Path(args.dir), Path(args.output)
+    if args.etdm < 0:
+        from .common import UsageError
+        raise UsageError(f"--etdm {args.etdm}: give 0 (off) or a positive number of pages")
+    if is_stdio(args.dir):
+        return _stdin_page(args.format)
+    src = Path(args.dir)
+    to_stdout = not args.output or is_stdio(args.output)
     if not src.is_dir():
-        print(f"temex content: {src}: not a folder", file=sys.stderr)
-        return 1
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        print(f"temex content: {out}: cannot create ({e.strerror or e})", file=sys.stderr)
-        return 1
-    res = extract_folder(src, etdm=args.etdm)
+        say(f"{src}: not a folder", "content")
+        return EXIT_FAILED
+    out = Path(args.output) if not to_stdout else None
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            say(f"{out}: cannot create ({e.strerror or e})", "content")
+            return EXIT_FAILED
+    res = extract_folder(src, etdm=args.etdm, recursive=True)
     if not res.contents:
-        print(f"temex content: {src}: no HTML files", file=sys.stderr)
-        return 1
+        say(f"{src}: no HTML files (.html, .htm, .xhtml, .shtml) in it or its subfolders",
+            "content")
+        return EXIT_FAILED
     report: dict[str, Any] = {"folder": str(src), "timings": res.timings, "pages": {}}
+    several = len(res.contents) > 1
     for name, c in res.contents.items():
         text = _render(c, args.format)
-        (out / (Path(name).stem + _EXT[args.format])).write_text(
-            text + ("\n" if text else ""), encoding="utf-8")
+        body = text + ("\n" if text else "")
+        if out is None:
+            if several:
+                sys.stdout.write(f"==> {name} <==\n")
+            sys.stdout.write(body)
+        else:
+            dest = out / Path(name).with_suffix(_EXT[args.format])
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(body, encoding="utf-8")
         report["pages"][name] = {"empty": not c.chosen, "reason": c.reason,
                                  "kept_blocks": len(c.chosen)}
-    (out / "report.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-    empty = sum(1 for c in res.contents.values() if not c.chosen)
-    print(f"temex content: {len(res.contents)} pages, {empty} empty, fit "
-          f"{res.timings['fit']:.2f}s, apply {1000 * res.timings['apply_per_page']:.1f} ms/page",
-          file=sys.stderr)
-    return 0
+    if out is not None:
+        (out / "report.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
+    skipped = len(res.errors)
+    empty = sum(1 for c in res.contents.values() if not c.chosen) - skipped
+    done = len(res.contents) - skipped - empty
+    say(f"{len(res.contents)} pages read, {done} done, {empty} with no main "
+        f"content, {skipped} skipped (unreadable; reasons in "
+        f"{'report.json' if out is not None else 'the json format'}); fit "
+        f"{res.timings['fit']:.2f}s, apply {1000 * res.timings['apply_per_page']:.1f} ms/page",
+        "content")
+    return EXIT_OK

@@ -20,7 +20,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         description="Node-level P/R/F1 (template and content) per site "
                     "and key page, offline candidates (temex.site.pool rule).")
     ev.add_argument("sites", nargs="*", metavar="SITE",
-                    help="site folders (with site.json); default: every site under --data")
+                    help="site folders (with site.json) or names of sites under --data; "
+                         "default: every site under --data")
     ev.add_argument("--data", metavar="DIR",
                     help="folder of sites (default: $TEMEX_DATA/sites or ../shared/data/sites)")
     add_method_arguments(ev)
@@ -40,20 +41,47 @@ def default_data_dir() -> Path | None:
     return None
 
 
+def _sites_in(base: Path) -> list[Path]:
+    return sorted(p for p in base.iterdir() if (p / "site.json").is_file()) \
+        if base.is_dir() else []
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate_site, format_table, load_site
 
-    folders = [Path(s) for s in args.sites]
-    if not folders:
-        data = Path(args.data) if args.data else default_data_dir()
-        if data is None:
-            print("temex: no data folder found; give SITE folders or --data",
+    data = Path(args.data) if args.data else default_data_dir()
+    base = None
+    if data is not None:
+        base = data / "sites" if (data / "sites").is_dir() else data
+    folders = []
+    for s in args.sites:
+        f = Path(s)
+        if (f / "site.json").is_file():
+            folders.append(f)
+        elif base is not None and (base / s / "site.json").is_file():
+            folders.append(base / s)
+        else:
+            known = [p.name for p in _sites_in(base)] if base is not None else []
+            where = f" (sites in {base}: {', '.join(known)})" if known else \
+                " (no data folder with sites found: give --data)"
+            print(f"temex eval: {s}: no such site: not a folder with site.json nor a site "
+                  f"name{where}", file=sys.stderr)
+            return EXIT_FAILED
+    if not args.sites:
+        if base is None:
+            print("temex eval: no data folder found; give SITE folders or --data",
                   file=sys.stderr)
             return EXIT_FAILED
-        base = data / "sites" if (data / "sites").is_dir() else data
-        folders = sorted(p for p in base.iterdir() if (p / "site.json").is_file())
+        folders = _sites_in(base)
+        if not folders:
+            print(f"temex eval: {base}: no sites in it (folders with a site.json)",
+                  file=sys.stderr)
+            return EXIT_FAILED
     results = []
     for f in folders:
         results.extend(evaluate_site(load_site(f), extract_options(args)))
+    if not results:
+        print("temex eval: no key page could be scored", file=sys.stderr)
+        return EXIT_FAILED
     sys.stdout.write(format_table(results))
     return EXIT_OK

@@ -15,13 +15,18 @@ from typing import Any
 
 from ..api import extract_files
 from ..content.render import FORMATS, render
-from .candidates import add_explore_arguments, is_url, url_limits, url_options
+from .candidates import add_explore_arguments, check_target, is_url, url_limits, url_options
 from .common import (
     DEFAULT_CS_SIZE,
     EXIT_FAILED,
+    EXIT_INCOMPLETE,
     EXIT_OK,
+    UsageError,
     add_method_arguments,
     extract_options,
+    is_stdio,
+    require,
+    say,
     write_output,
 )
 
@@ -33,8 +38,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "extract", help="extract the template of a key page",
         description="Extract the template of TARGET: a URL (the site is "
                     "explored for pages sharing its template) or a local "
-                    "HTML file (with --pages or --pages-dir).")
-    ex.add_argument("target", help="key page: http(s) URL or local HTML file")
+                    "HTML file, or - for one read from stdin (with --pages or --pages-dir).")
+    ex.add_argument("target", help="key page: http(s) URL, local HTML file, or - (stdin)")
+    ex.add_argument("--url", metavar="URL",
+                    help="with TARGET -: the page's own address (kept in the json report; "
+                         "its relative links are then resolved from the --pages-dir root)")
     src = ex.add_argument_group("candidate pages")
     src.add_argument("--pages", nargs="+", default=[], metavar="FILE",
                      help="pages of the same site to compare with")
@@ -49,26 +57,71 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--no-private", action="store_true",
                    help="refuse private/loopback/link-local addresses, as the server does")
     out = ex.add_argument_group("output")
-    out.add_argument("-f", "--format", choices=FORMATS, default="annotated",
-                     help="output format (default: annotated)")
-    out.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    out.add_argument("-f", "--format", choices=FORMATS, default="content",
+                     help="output format (default: content, the main text; annotated: the "
+                          "key page's HTML with template_node classes)")
+    out.add_argument("-o", "--output", metavar="OUT",
+                     help="write here instead of stdout (- : stdout)")
     ex.set_defaults(func=cmd_extract)
     return ex
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
+    check_target(args.target)
+    if args.url and not is_stdio(args.target):
+        raise UsageError("--url is the address of a page read from stdin: give TARGET -")
     if is_url(args.target):
+        if args.pages or args.pages_dir:
+            raise UsageError("--pages and --pages-dir are for a local key page; "
+                             "a URL's candidates are found by exploring its site")
         return _extract_url(args)
-    model = extract_files(args.target, pages=args.pages, pages_dir=args.pages_dir,
-                          options=extract_options(args))
+    if not args.pages and not args.pages_dir:
+        raise UsageError("a local key page needs candidate pages: give --pages FILE... "
+                         "or --pages-dir DIR")
+    options = extract_options(args)
+    key_path = args.target
+    if is_stdio(args.target):
+        key_path = _stdin_key(args)
+    model = extract_files(key_path, pages=args.pages, pages_dir=args.pages_dir,
+                          options=options)
+    if is_stdio(args.target):
+        model.key.url = args.url or "<stdin>"
     for e in model.errors:
-        print(f"temex: skipped {e['page']}: {e['error']}", file=sys.stderr)
+        say(f"skipped {e['page']}: {e['error']}")
     if not model.pages:
-        print("temex: no usable candidate pages (give --pages or --pages-dir)",
-              file=sys.stderr)
+        where = f"in {args.pages_dir}" if args.pages_dir else "among --pages"
+        say(f"no usable candidate pages {where} (other pages of the site with a body, "
+            "readable HTML)", "extract")
         return EXIT_FAILED
     write_output(render(model, args.format), args.output)
+    asked = args.n_pages
+    if args.pages_dir and asked and len(model.pages) < asked:
+        say(f"asked for {asked} candidate pages, {len(model.pages)} usable found in "
+            f"{args.pages_dir}; the template was fitted on {len(model.pages)} (exit 3)",
+            "extract")
+        return EXIT_INCOMPLETE
     return EXIT_OK
+
+
+def _stdin_key(args: argparse.Namespace) -> str:
+    """Write the key page read from stdin to a private temporary file and
+    return its path (the local-file path reads a file)."""
+    import atexit
+    import os
+    import tempfile
+
+    from .common import read_input
+
+    data = read_input("-")
+    fd, path = tempfile.mkstemp(prefix="temex-stdin-", suffix=".html")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    def remove() -> None:
+        if os.path.exists(path):
+            os.unlink(path)
+
+    atexit.register(remove)
+    return path
 
 
 def _extract_url(args: argparse.Namespace) -> int:
@@ -76,6 +129,8 @@ def _extract_url(args: argparse.Namespace) -> int:
     from ..site.runner import NoTemplateFound, extract_url
     from .candidates import ProgressLine
 
+    if args.render:
+        require("playwright", "render", "--render")
     detector = extract_options(args)
     n = args.n_pages or DEFAULT_CS_SIZE
     opts = url_options(args, args.target, n, detector)
@@ -89,12 +144,18 @@ def _extract_url(args: argparse.Namespace) -> int:
     try:
         result = extract_url(opts, limits, progress)
     except NoTemplateFound as e:
-        print(f"temex: {e}", file=sys.stderr)
+        say(str(e))
         return EXIT_FAILED
     finally:
         if line is not None:
             line.done()
     for err in result.exploration.errors:
-        print(f"temex: skipped {err.page}: {err.error}", file=sys.stderr)
+        say(f"skipped {err.page}: {err.error}")
     write_output(render(result.model, args.format), args.output)
+    ex = result.exploration
+    if not ex.complete and args.n_pages:
+        say(f"asked for {ex.n} pages sharing the template, found {len(ex.cs)} within "
+            f"{ex.loads} loads; the template was fitted on {len(result.model.pages)} "
+            "(raise --max-loads; exit 3)", "extract")
+        return EXIT_INCOMPLETE
     return EXIT_OK

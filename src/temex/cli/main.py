@@ -14,10 +14,10 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..errors import TemexError
+from ..errors import ParameterError, TemexError
 from . import batch, candidates, content, demo, extract, fit, serve, strip
 from . import eval as eval_
-from .common import EXIT_FAILED
+from .common import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, MissingExtra, UsageError
 
 __all__ = ["build_parser", "main"]
 
@@ -31,7 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"temex {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for module in COMMANDS:
-        module.add_parser(sub)
+        p = module.add_parser(sub)
+        p.epilog = EXIT_CODES
+    parser.epilog = EXIT_CODES
     return parser
 
 
@@ -40,6 +42,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
+    except (UsageError, ParameterError) as e:
+        print(f"temex {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except MissingExtra as e:
+        print(f"temex {args.command}: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    except BrokenPipeError:  # `temex ... | head`: the reader left; no message
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
     except TemexError as e:
         print(f"temex: {e}", file=sys.stderr)
         return EXIT_FAILED

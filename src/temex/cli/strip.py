@@ -4,6 +4,7 @@ pages the fit never saw, in linear time per page."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,14 @@ from typing import Any
 from ..content.extract import main_content
 from ..content.render import render
 from ..template.saved import SavedTemplate, strip
-from .common import EXIT_FAILED, EXIT_OK, load_pages
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    UsageError,
+    is_stdio,
+    load_page,
+    say,
+)
 
 __all__ = ["STRIP_FORMATS", "add_parser", "cmd_strip"]
 
@@ -22,12 +30,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     st: argparse.ArgumentParser = sub.add_parser("strip", help="strip a saved template from pages",
                         description="Remove a saved site template from pages the fit "
                                     "never saw, in linear time per page.")
-    st.add_argument("pages", nargs="+", metavar="PAGE", help="HTML files")
+    st.add_argument("pages", nargs="+", metavar="PAGE", help="HTML files; - reads one page from stdin")
     st.add_argument("--template", required=True, metavar="FILE", help="saved template JSON")
     st.add_argument("-f", "--format", choices=STRIP_FORMATS, default="content",
                     help="output format (default: content)")
     st.add_argument("-o", "--output", metavar="OUT",
-                    help="file (one page) or folder (several pages); default stdout")
+                    help="file (one page) or folder (several pages, or a path ending in /): "
+                         "each page is written at its path relative to the pages' common "
+                         "folder, with the format's suffix (a/index.html -> OUT/a/index.txt); "
+                         "default or -: stdout")
 
     st.set_defaults(func=cmd_strip)
     return st
@@ -37,17 +48,46 @@ _EXT = {"content": ".txt", "markdown": ".md", "annotated": ".html", "html": ".ht
         "template": ".html", "json": ".json"}
 
 
+def output_names(pages: list[str], suffix: str) -> dict[str, Path]:
+    """Output path (relative to the output folder) of every page: its path
+    relative to the pages' deepest common folder, suffix replaced. Raises
+    UsageError when two pages would be written to the same file."""
+    dirs = [os.path.dirname(os.path.abspath(p)) for p in pages]
+    base = os.path.commonpath(dirs) if dirs else "."
+    names: dict[str, Path] = {}
+    seen: dict[Path, str] = {}
+    for p in pages:
+        rel = Path(os.path.relpath(os.path.abspath(p), base)).with_suffix(suffix)
+        if rel in seen:
+            raise UsageError(f"{p} and {seen[rel]} would both be written to {rel}")
+        seen[rel] = p
+        names[p] = rel
+    return names
+
+
 def cmd_strip(args: argparse.Namespace) -> int:
+    if sum(is_stdio(p) for p in args.pages) > 1:
+        raise UsageError("- (stdin) can be given once")
     saved = SavedTemplate.load(args.template)
-    docs = load_pages(args.pages)
-    if not docs:
-        print("temex: no usable pages", file=sys.stderr)
-        return EXIT_FAILED
+    several = len(args.pages) > 1
+    to_stdout = not args.output or is_stdio(args.output)
     outdir = None
-    if args.output and len(args.pages) > 1:
+    names: dict[str, Path] = {}
+    if not to_stdout and (several or args.output.endswith(("/", os.sep))
+                          or Path(args.output).is_dir()):
         outdir = Path(args.output)
-        outdir.mkdir(parents=True, exist_ok=True)
-    for doc in docs:
+        suffix = _EXT[args.format]
+        names = output_names([p for p in args.pages if not is_stdio(p)], suffix)
+        if any(is_stdio(p) for p in args.pages):
+            if Path("stdin" + suffix) in names.values():
+                raise UsageError(f"the page from stdin would overwrite stdin{suffix}")
+            names["-"] = Path("stdin" + suffix)
+    done = 0
+    for page in args.pages:
+        doc = load_page(page)
+        if doc is None:
+            continue
+        done += 1
         if args.format in ("content", "markdown", "html"):
             # main content: template text mask + the saved site index (temex.content)
             main = main_content(saved, doc)
@@ -56,11 +96,22 @@ def cmd_strip(args: argparse.Namespace) -> int:
         else:
             text = render(strip(saved, doc), args.format)
         if outdir is not None:
-            (outdir / (Path(doc.url).stem + _EXT[args.format])).write_text(text, "utf-8")
-        elif args.output:
+            dest = outdir / names[page]
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(text, "utf-8")
+        elif not to_stdout:
+            Path(args.output).parent.mkdir(parents=True, exist_ok=True)
             Path(args.output).write_text(text, encoding="utf-8")
         else:
-            if len(docs) > 1:
-                sys.stdout.write(f"==> {doc.url} <==\n")
+            if several:
+                sys.stdout.write(f"==> {page} <==\n")
             sys.stdout.write(text)
-    return EXIT_OK if len(docs) == len(args.pages) else EXIT_FAILED
+    if not done:
+        say("no usable pages", "strip")
+        return EXIT_FAILED
+    if outdir is not None:
+        say(f"{done} of {len(args.pages)} pages written under {outdir}/", "strip")
+    if done < len(args.pages):
+        say(f"{len(args.pages) - done} of {len(args.pages)} pages skipped", "strip")
+        return EXIT_FAILED
+    return EXIT_OK

@@ -40,41 +40,54 @@ class FolderResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def fit_folder(files: list[Path]) -> tuple[dict[str, Document], dict[str, str], SiteIndex]:
-    """Parse ``files`` and build the site index; returns documents by file name,
-    parse errors by file name, and the index."""
+def _name(f: Path, root: Path | None) -> str:
+    return f.relative_to(root).as_posix() if root is not None else f.name
+
+
+def fit_folder(files: list[Path], root: Path | None = None
+               ) -> tuple[dict[str, Document], dict[str, str], SiteIndex]:
+    """Parse ``files`` and build the site index; returns documents by name,
+    parse errors by name, and the index. The name is the file name, or with
+    ``root`` the path relative to ``root`` (``a/index.html``)."""
     docs: dict[str, Document] = {}
     errors: dict[str, str] = {}
     for f in files:
+        name = _name(f, root)
         try:
             d = parse(read_page(f), url=str(f))
         except (OSError, ParseError) as e:
-            errors[f.name] = str(e)
+            errors[name] = str(e)
             continue
         if d.body < 0:
-            errors[f.name] = "page has no body"
+            errors[name] = "page has no body"
             continue
-        docs[f.name] = d
+        docs[name] = d
     return docs, errors, SiteIndex(docs.values())
 
 
 def extract_folder(folder: str | Path, params: ContentParams = ContentParams(),
-                   etdm: int = 0) -> FolderResult:
-    """Main content of every HTML file directly in ``folder`` (sorted by name)."""
-    files = [f for f in html_files(Path(folder)) if f.parent == Path(folder)]
+                   etdm: int = 0, recursive: bool = False) -> FolderResult:
+    """Main content of every HTML file directly in ``folder`` (sorted by name),
+    or with ``recursive`` of every HTML file under it, named by its path
+    relative to ``folder`` (``a/index.html``); every page read is evidence."""
+    root = Path(folder)
+    files = html_files(root)
+    if not recursive:
+        files = [f for f in files if f.parent == root]
     t0 = time.perf_counter()
-    docs, errors, index = fit_folder(files)
+    docs, errors, index = fit_folder(files, root if recursive else None)
     t1 = time.perf_counter()
     out = FolderResult(errors=dict(errors))
     for f in files:
-        d = docs.get(f.name)
+        name = _name(f, root if recursive else None)
+        d = docs.get(name)
         if d is None:
-            out.contents[f.name] = Content(None, None, [], reason=errors[f.name])
+            out.contents[name] = Content(None, None, [], reason=errors[name])
             continue
         template = None
         if etdm > 0:
             template = _etdm_template(d, [o for o in docs.values() if o is not d], etdm)
-        out.contents[f.name] = extract_content(d, index, template, params)
+        out.contents[name] = extract_content(d, index, template, params)
     t2 = time.perf_counter()
     n = max(1, len(docs))
     out.timings = {"fit": t1 - t0, "apply": t2 - t1, "fit_per_page": (t1 - t0) / n,

@@ -202,7 +202,8 @@ class BrowserSource(PageSource):
             try:
                 from playwright.async_api import async_playwright
             except ImportError as e:  # pragma: no cover - depends on the environment
-                raise BrowserUnavailable("rendering needs the 'playwright' package") from e
+                raise BrowserUnavailable("rendering needs the 'playwright' package: "
+                                         "pip install 'temex[render]'") from e
             exe = self.executable or chromium_path()
             if not exe:
                 raise BrowserUnavailable("rendering needs Chromium (apt-get install chromium, "

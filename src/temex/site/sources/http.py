@@ -21,6 +21,7 @@ Every failure becomes a :class:`FetchResult` with a one-line ``error``.
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import zlib
 from importlib.metadata import PackageNotFoundError, version
@@ -289,8 +290,10 @@ class HttpSource(PageSource):
                 kind = "total"
             return FetchResult(url, current, error=f"timeout ({kind})", redirects=redirects)
         except aiohttp.ClientConnectorError as e:
+            err = e.os_error
+            why = os.strerror(err.errno).lower() if err.errno else _first_line(err)
             return FetchResult(url, current, error=f"cannot connect to {e.host}:{e.port} "
-                               f"({e.os_error.strerror or e.os_error})", redirects=redirects)
+                               f"({why})", redirects=redirects)
         except aiohttp.ServerDisconnectedError:
             return FetchResult(url, current, error="server disconnected", redirects=redirects)
         except aiohttp.ClientPayloadError as e:
@@ -339,8 +342,11 @@ class HttpSource(PageSource):
         rules = self._robots[origin]
         if rules is None:
             return None
-        if isinstance(rules, str):  # unreachable: RFC 9309 says assume disallow
-            return f"robots.txt unreachable, so not fetched ({rules})"
+        if isinstance(rules, str):
+            if not rules.startswith("HTTP "):  # the host itself cannot be reached
+                return rules
+            # robots.txt answered 5xx: RFC 9309 says assume disallow
+            return f"robots.txt unreachable ({rules}), so not fetched"
         if rules.can_fetch(str(u), self.user_agent):
             return None
         return "robots.txt disallows this URL"
