@@ -4,6 +4,7 @@ save it (docs/TEMPLATE_FORMAT.md)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from ..site.pool import rank_by_similarity
 from ..template.detectors import get_detector
 from ..template.saved import SavedTemplate
 from ..template.site_index import SiteIndex
-from .common import EXIT_FAILED, EXIT_OK, load_pages
+from .common import EXIT_FAILED, EXIT_OK, is_stdio, load_pages, positive_int
 
 __all__ = ["DETECTOR_NAMES", "add_parser", "cmd_fit", "fit_saved"]
 
@@ -24,14 +25,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     fit: argparse.ArgumentParser = sub.add_parser("fit", help="fit a site template once and save it as JSON",
                          description="Fit the template of a site from some of its pages "
                                      "and save it (docs/TEMPLATE_FORMAT.md).")
-    fit.add_argument("pages", nargs="+", metavar="SITE_PAGE", help="HTML files of one site")
+    fit.add_argument("pages", nargs="+", metavar="SITE_PAGE",
+                     help="HTML files of one site (- : one read from stdin)")
     fit.add_argument("-o", "--output", required=True, metavar="FILE",
-                     help="where to write the template (e.g. site.template.json)")
+                     help="where to write the template (e.g. site.template.json; - : stdout)")
     fit.add_argument("--method", choices=DETECTOR_NAMES, default="vote",
                      help="detector (default: vote)")
-    fit.add_argument("--keys", type=int, default=2,
+    fit.add_argument("--keys", type=positive_int, default=2,
                      help="key pages fitted and merged (default 2)")
-    fit.add_argument("-n", "--n-pages", type=int, default=4,
+    fit.add_argument("-n", "--n-pages", type=positive_int, default=4,
                      help="pages compared with each key page (default 4)")
     fit.add_argument("--site", default="", help="site name stored in the template")
 
@@ -73,8 +75,11 @@ def cmd_fit(args: argparse.Namespace) -> int:
         print("temex: fit needs at least 2 usable pages of the site", file=sys.stderr)
         return EXIT_FAILED
     saved = fit_saved(docs, args.method, args.keys, args.n_pages, args.site)
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    saved.save(args.output)
+    if is_stdio(args.output):
+        sys.stdout.write(json.dumps(saved.to_dict(), ensure_ascii=False, indent=1) + "\n")
+    else:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        saved.save(args.output)
     print(f"temex: template of {len(saved.keys)} key page(s), {len(saved.texts)} template "
           f"texts, {len(saved.structure)} paths -> {args.output}", file=sys.stderr)
     return EXIT_OK

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
+import socket
 import sys
 from typing import Any
+
+from .common import EXIT_FAILED, UsageError, at_least, positive_float, positive_int, require
 
 __all__ = ["add_parser", "loopback_hosts", "run_serve"]
 
@@ -17,14 +21,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "(TeMex toggle view), and the JSON API under it. See docs/WEB.md.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=at_least(0), default=8000, help="port (default 8000)")
     p.add_argument("--allow-private", action="store_true",
                    help="let the server fetch private, loopback and link-local addresses "
                         "(local use only; refused by default)")
-    p.add_argument("--max-jobs", type=int, default=2, help="jobs running at once (default 2)")
-    p.add_argument("--max-loads", type=int, default=30,
+    p.add_argument("--max-jobs", type=positive_int, default=2,
+                   help="jobs running at once (default 2)")
+    p.add_argument("--max-loads", type=at_least(2), default=30,
                    help="cap on pages loaded per job (default 30)")
-    p.add_argument("--job-timeout", type=float, default=120.0,
+    p.add_argument("--job-timeout", type=positive_float, default=120.0,
                    help="seconds per job (default 120)")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"])
@@ -41,15 +46,37 @@ def loopback_hosts(host: str) -> list[str] | None:
     return ["127.0.0.1", "localhost", "::1", "[::1]"] if loop else None
 
 
-def run_serve(args: argparse.Namespace) -> int:
+def port_in_use(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be bound now (None when it can)."""
     try:
-        import uvicorn
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        return f"cannot resolve {host} ({e.strerror})"
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            s.bind(addr)
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return f"port {port} on {host} is already in use; choose another with --port"
+            return f"cannot listen on {host}:{port} ({e.strerror or e})"
+    return None
 
-        from ..web.app import create_app
-    except ImportError as e:
-        print(f"temex: serve needs starlette and uvicorn ({e.name} is missing): "
-              "pip install 'temex[web]'", file=sys.stderr)
-        return 1
+
+def run_serve(args: argparse.Namespace) -> int:
+    if args.port > 65535:
+        raise UsageError(f"--port {args.port}: ports go up to 65535")
+    require("starlette", "web", "temex serve")
+    require("uvicorn", "web", "temex serve")
+    import uvicorn
+
+    from ..web.app import create_app
+
+    busy = port_in_use(args.host, args.port)
+    if busy:
+        print(f"temex serve: {busy}", file=sys.stderr)
+        return EXIT_FAILED
     from ..site.runner import Limits
 
     limits = Limits(allow_private=args.allow_private, max_jobs=args.max_jobs,

@@ -31,7 +31,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         description="Remove a saved site template from pages the fit "
                                     "never saw, in linear time per page.")
     st.add_argument("pages", nargs="+", metavar="PAGE", help="HTML files; - reads one page from stdin")
-    st.add_argument("--template", required=True, metavar="FILE", help="saved template JSON")
+    st.add_argument("--template", required=True, metavar="FILE", help="saved template JSON (- : stdin)")
     st.add_argument("-f", "--format", choices=STRIP_FORMATS, default="content",
                     help="output format (default: content)")
     st.add_argument("-o", "--output", metavar="OUT",
@@ -68,7 +68,18 @@ def output_names(pages: list[str], suffix: str) -> dict[str, Path]:
 def cmd_strip(args: argparse.Namespace) -> int:
     if sum(is_stdio(p) for p in args.pages) > 1:
         raise UsageError("- (stdin) can be given once")
-    saved = SavedTemplate.load(args.template)
+    if is_stdio(args.template):
+        if any(is_stdio(p) for p in args.pages):
+            raise UsageError("--template - and page - cannot both be read from stdin")
+        import json
+
+        from ..errors import ModelFormatError
+        try:
+            saved = SavedTemplate.from_dict(json.loads(sys.stdin.buffer.read()))
+        except ValueError as e:
+            raise ModelFormatError(f"stdin: not a saved template ({e})") from None
+    else:
+        saved = SavedTemplate.load(args.template)
     several = len(args.pages) > 1
     to_stdout = not args.output or is_stdio(args.output)
     outdir = None

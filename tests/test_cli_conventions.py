@@ -1,0 +1,248 @@
+"""The command line as a new user meets it (issue #12): no lost or skipped
+work, ``-`` for stdin/stdout, impossible values refused, honest messages.
+
+Every test runs the real ``temex`` command in a subprocess on real shared
+pages (skipped with a message when the shared data is absent).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+SITE = "hackingthe.cloud"
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")])
+    return env
+
+
+def temex(*args: str, cwd: Path | None = None, stdin: bytes | None = None,
+          without: tuple[str, ...] = (), timeout: float = 240
+          ) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m temex ARGS``; ``without`` makes those packages
+    unimportable in the child (as when they are not installed)."""
+    if without:
+        block = "".join(f"sys.modules[{m!r}] = None; " for m in without)
+        cmd = [sys.executable, "-c", f"import sys; {block}from temex.cli.main import main; "
+               "sys.exit(main(sys.argv[1:]))", *args]
+    else:
+        cmd = [sys.executable, "-m", "temex", *args]
+    r = subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, timeout=timeout,
+                       env=_env())
+    return subprocess.CompletedProcess(r.args, r.returncode, r.stdout.decode("utf-8"),
+                                       r.stderr.decode("utf-8"))
+
+
+@pytest.fixture(scope="module")
+def www(data_dir: Path) -> Path:
+    root = data_dir / "sites" / SITE / "www"
+    if not root.is_dir():
+        pytest.skip(f"shared site {SITE} not found")
+    return root
+
+
+@pytest.fixture(scope="module")
+def template(www: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    t = tmp_path_factory.mktemp("tpl") / "site.template.json"
+    pages = sorted(www.glob("aws/*/*/index.html"))[:6]
+    r = temex("fit", *map(str, pages), "-o", str(t))
+    assert r.returncode == 0, r.stderr
+    return t
+
+
+def _index_pages(www: Path, k: int = 4) -> list[Path]:
+    pages = sorted(www.rglob("index.html"))
+    pages = [p for p in pages if p.parent != www][:k]
+    assert len(pages) == k
+    return pages
+
+
+# -- 1. strip to a folder loses nothing ---------------------------------------
+
+def test_strip_to_folder_keeps_each_page(www: Path, template: Path, tmp_path: Path) -> None:
+    pages = _index_pages(www)
+    out = tmp_path / "out"
+    r = temex("strip", "--template", str(template), *map(str, pages), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    written = sorted(p for p in out.rglob("*") if p.is_file())
+    assert len(written) == len(pages), written  # today: 4 pages -> 1 index.txt
+    for page in pages:
+        alone = temex("strip", "--template", str(template), str(page))
+        rel = page.relative_to(os.path.commonpath([p.parent for p in pages]))
+        assert (out / rel.with_suffix(".txt")).read_text("utf-8") == alone.stdout
+    # the same page twice would write one file twice: refused, nothing written
+    again = tmp_path / "again"
+    r = temex("strip", "--template", str(template), str(pages[0]), str(pages[0]),
+              "-o", str(again))
+    assert r.returncode == 2 and "would both be written" in r.stderr
+    assert not again.exists()
+
+
+# -- 2. content recurses ------------------------------------------------------
+
+def test_content_reads_subfolders_and_counts(www: Path, tmp_path: Path) -> None:
+    n = sum(1 for p in www.rglob("*.html"))
+    r = temex("content", str(www), "-o", str(tmp_path / "c"), "-q")
+    assert r.returncode == 0, r.stderr
+    texts = list((tmp_path / "c").rglob("*.txt"))
+    assert len(texts) == n  # today: 2 of 46
+    report = json.loads((tmp_path / "c" / "report.json").read_text())
+    assert len(report["pages"]) == n
+    assert f"{n} pages read" in r.stderr and "done" in r.stderr and "skipped" in r.stderr
+    assert (tmp_path / "c" / "aws" / "enumeration" / "whoami" / "index.txt").is_file()
+
+
+# -- 3. base install: batch readers, extras named -----------------------------
+
+def test_fastwarc_is_a_base_dependency() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    meta = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert any(d.startswith("fastwarc") for d in meta["dependencies"])
+    assert not any(d.startswith("distributed") for d in meta["dependencies"])
+
+
+def test_folders_jsonl_and_fit_need_no_fastwarc(www: Path, tmp_path: Path) -> None:
+    pages = sorted(www.glob("aws/*/*/index.html"))[:6]
+    r = temex("fit", *map(str, pages), "-o", str(tmp_path / "t.json"),
+              without=("fastwarc", "fastwarc.warc"))
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    jsonl = tmp_path / "pages.jsonl"
+    jsonl.write_text("".join(json.dumps({"url": f"https://{SITE}/{p.relative_to(www)}",
+                                         "html": p.read_text("utf-8")}) + "\n"
+                             for p in pages))
+    for inp in (str(www / "aws" / "enumeration"), str(jsonl)):
+        out = tmp_path / ("b" + str(len(inp)))
+        r = temex("batch", inp, "-o", str(out), "-j", "1", "-q",
+                  without=("fastwarc", "fastwarc.warc"))
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        assert (out / "summary.json").is_file()
+
+
+def test_missing_extras_are_named_in_one_line(tmp_path: Path) -> None:
+    warc = tmp_path / "a.warc"
+    warc.write_bytes(b"WARC/1.0\r\n\r\n")
+    r = temex("batch", str(warc), "-o", str(tmp_path / "o"), without=("fastwarc", "fastwarc.warc"))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "pip install" in r.stderr
+    r = temex("extract", "http://127.0.0.1:9/", "--render", without=("playwright",))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "temex[render]" in r.stderr
+    r = temex("batch", str(tmp_path), "-o", str(tmp_path / "o2"), "--engine", "dask",
+              without=("distributed",))
+    assert r.returncode == 1 and "temex[dask]" in r.stderr and r.stderr.count("\n") == 1
+
+
+# -- 4. impossible values refused, shortfalls said ----------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["extract", "k.html", "--pages-dir", ".", "-n", "0"],
+    ["candidates", "http://127.0.0.1:9/", "--max-loads", "1"],
+    ["candidates", "http://127.0.0.1:9/", "-n", "0"],
+    ["batch", ".", "-o", "o", "--sample", "0"],
+    ["fit", "a.html", "b.html", "-o", "t.json", "-n", "0"],
+    ["fit", "a.html", "b.html", "-o", "t.json", "--keys", "0"],
+    ["extract", "k.html", "--pages-dir", ".", "--threshold", "1.5"],
+    ["serve", "--port", "70000"],
+])
+def test_impossible_values_exit_2(argv: list[str], tmp_path: Path) -> None:
+    r = temex(*argv, cwd=tmp_path, timeout=60)
+    assert r.returncode == 2, (argv, r.returncode, r.stderr)
+    assert r.stderr.strip().splitlines()[-1].startswith("temex")
+    assert not (tmp_path / "o").exists() and not (tmp_path / "t.json").exists()
+
+
+def test_fewer_pages_than_asked_exit_3(www: Path) -> None:
+    folder = www / "aws" / "enumeration"
+    key = sorted(folder.rglob("index.html"))[0]
+    have = sum(1 for _ in folder.rglob("*.html")) - 1
+    r = temex("extract", str(key), "--pages-dir", str(folder), "-n", str(have + 10))
+    assert r.returncode == 3, r.stderr
+    assert f"asked for {have + 10}" in r.stderr and r.stdout.strip()
+
+
+def test_empty_inputs_fail(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = temex("batch", str(empty), "-o", str(tmp_path / "o"), "-q")
+    assert r.returncode == 1 and "no pages found" in r.stderr
+    r = temex("eval", "--data", str(empty))
+    assert r.returncode == 1 and "no sites" in r.stderr
+
+
+# -- 5. - is stdin and stdout -------------------------------------------------
+
+def test_dash_is_stdin_and_stdout(www: Path, template: Path, tmp_path: Path) -> None:
+    page = www / "aws" / "enumeration" / "whoami" / "index.html"
+    html = page.read_bytes()
+    by_name = temex("strip", "--template", str(template), str(page))
+    r = temex("strip", "--template", str(template), "-", "-o", "-", cwd=tmp_path, stdin=html)
+    assert r.returncode == 0 and r.stdout == by_name.stdout and r.stdout.strip()
+    r = temex("content", "-", cwd=tmp_path, stdin=html)
+    assert r.returncode == 0 and "whoami" in r.stdout.lower()
+    r = temex("extract", "-", "--pages-dir", str(page.parent.parent), "-f", "content",
+              "-o", "-", cwd=tmp_path, stdin=html)
+    assert r.returncode == 0 and r.stdout.strip(), r.stderr
+    r = temex("extract", str(page), "--pages-dir", str(page.parent.parent), "-f", "json",
+              "-o", "-", cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)["key_page"]
+    r = temex("fit", str(page), *map(str, sorted(page.parent.parent.rglob("index.html"))[:4]),
+              "-o", "-", cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)["format"]
+    r = temex("content", str(page.parent.parent), "-o", "-", "-q", cwd=tmp_path)
+    assert r.returncode == 0 and "==> whoami/index.html <==" in r.stdout
+    assert not (tmp_path / "-").exists()
+
+
+# -- 8. honest messages -------------------------------------------------------
+
+def test_refused_connection_is_said_so(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = temex("candidates", f"http://127.0.0.1:{port}/a", "--timeout", "3")
+    assert r.returncode == 1
+    assert "robots.txt" not in r.stderr and "connection refused" in r.stderr
+    assert r.stderr.count("\n") == 1 and "\\n" not in r.stderr and "Connect call" not in r.stderr
+
+
+@pytest.mark.parametrize("target,said", [
+    ("ftp://example.org/a.html", "ftp:// URLs are not supported"),
+    ("http//example.org/a", "not a valid URL"),
+    ("localhost:8000/a/", "http://localhost:8000/a/"),
+])
+def test_url_like_targets_are_named(target: str, said: str, tmp_path: Path) -> None:
+    r = temex("extract", target, cwd=tmp_path, timeout=60)
+    assert r.returncode == 2 and said in r.stderr, r.stderr
+    assert "No such file" not in r.stderr
+
+
+def test_empty_pages_dir_is_named(www: Path, tmp_path: Path) -> None:
+    r = temex("extract", str(www / "index.html"), "--pages-dir", str(tmp_path))
+    assert r.returncode == 1
+    assert "give --pages or --pages-dir" not in r.stderr and str(tmp_path) in r.stderr
+
+
+def test_eval_unknown_site_lists_sites(data_dir: Path) -> None:
+    r = temex("eval", "no-such-site", "--data", str(data_dir))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert SITE in r.stderr and "no-such-site" in r.stderr
+
+
+def test_serve_on_busy_port_says_so() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = temex("serve", "--port", str(port), timeout=60)
+    assert r.returncode == 1 and "already in use" in r.stderr
+    assert "serving on" not in r.stderr
