@@ -34,6 +34,9 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+# run from a clone as written in the docs: this clone's src/ first
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
 from temex.content.extract import main_content
 from temex.content.render import content_text
 from temex.evaluate import NoGoldError, gold_mask, load_site, url_to_file

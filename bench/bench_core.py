@@ -27,6 +27,9 @@ import sys
 import time
 from pathlib import Path
 
+# run from a clone as written in the docs: this clone's src/ first
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
 from temex.cli.eval import default_data_dir
 from temex.evaluate import Scores, gold_mask, load_site, score_nodes, url_to_file
 from temex.page.dom import parse

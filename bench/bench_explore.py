@@ -19,6 +19,9 @@ import sys
 import time
 from pathlib import Path
 
+# run from a clone as written in the docs: this clone's src/ first
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
 from temex.errors import PageLoadError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
 from temex.site.explore import explore, fit_exploration

@@ -39,6 +39,9 @@ import traceback
 from collections import Counter, defaultdict
 from pathlib import Path
 
+# run from a clone as written in the docs: this clone's src/ first
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
 from temex.cli.main import main as cli_main
 from temex.content.extract import extract_content
 from temex.content.render import FORMATS, render

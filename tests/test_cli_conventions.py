@@ -246,3 +246,35 @@ def test_serve_on_busy_port_says_so() -> None:
         r = temex("serve", "--port", str(port), timeout=60)
     assert r.returncode == 1 and "already in use" in r.stderr
     assert "serving on" not in r.stderr
+
+
+# -- 9. benchmark commands in the docs run as written --------------------------
+
+def test_bench_commands_in_docs_run_from_a_clone() -> None:
+    import re
+
+    found = []
+    for doc in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        for m in re.finditer(r"(\S+)\s+bench/(\w+)\.py", doc.read_text("utf-8")):
+            if "python" in m.group(1):
+                found.append((doc.name, m.group(1).strip("`"), m.group(2)))
+    assert {name for _, _, name in found} >= {"bench_core", "bench_explore", "bench_batch",
+                                               "bench_content", "sweep"}
+    for doc, python, _ in found:  # the interpreter README's set-up makes, no PYTHONPATH
+        assert python == ".venv/bin/python", (doc, python)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for name in sorted({n for _, _, n in found}):
+        r = subprocess.run([sys.executable, f"bench/{name}.py", "--help"], cwd=REPO, env=env,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, (name, r.stderr[-500:])
+
+
+# -- 10. the demo's outputs stay out of git -----------------------------------
+
+def test_demo_output_is_ignored_by_git() -> None:
+    import shutil
+
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    r = subprocess.run(["git", "check-ignore", "-q", "temex-demo/annotated.html"], cwd=REPO)
+    assert r.returncode == 0
