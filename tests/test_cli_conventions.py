@@ -21,14 +21,14 @@ from conftest import REPO
 SITE = "hackingthe.cloud"
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
+def _env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ, **extra)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")])
     return env
 
 
 def temex(*args: str, cwd: Path | None = None, stdin: bytes | None = None,
-          without: tuple[str, ...] = (), timeout: float = 240
+          without: tuple[str, ...] = (), timeout: float = 240, env: dict[str, str] | None = None
           ) -> subprocess.CompletedProcess[str]:
     """Run ``python -m temex ARGS``; ``without`` makes those packages
     unimportable in the child (as when they are not installed)."""
@@ -39,7 +39,7 @@ def temex(*args: str, cwd: Path | None = None, stdin: bytes | None = None,
     else:
         cmd = [sys.executable, "-m", "temex", *args]
     r = subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, timeout=timeout,
-                       env=_env())
+                       env=_env(**(env or {})))
     return subprocess.CompletedProcess(r.args, r.returncode, r.stdout.decode("utf-8"),
                                        r.stderr.decode("utf-8"))
 
@@ -93,7 +93,7 @@ def test_strip_to_folder_keeps_each_page(www: Path, template: Path, tmp_path: Pa
 
 def test_content_reads_subfolders_and_counts(www: Path, tmp_path: Path) -> None:
     n = sum(1 for p in www.rglob("*.html"))
-    r = temex("content", str(www), "-o", str(tmp_path / "c"), "-q")
+    r = temex("content", str(www), "-o", str(tmp_path / "c"))
     assert r.returncode == 0, r.stderr
     texts = list((tmp_path / "c").rglob("*.txt"))
     assert len(texts) == n  # today: 2 of 46
@@ -278,3 +278,76 @@ def test_demo_output_is_ignored_by_git() -> None:
         pytest.skip("not a git checkout")
     r = subprocess.run(["git", "check-ignore", "-q", "temex-demo/annotated.html"], cwd=REPO)
     assert r.returncode == 0
+
+
+# -- 6. progress ----------------------------------------------------------------
+
+def _on_a_terminal(*args: str, timeout: float = 240) -> tuple[int, str]:
+    """Run ``temex ARGS`` with stderr on a pseudo-terminal (120 columns);
+    returns the exit status and what the terminal showed."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    p = subprocess.Popen([sys.executable, "-m", "temex", *args], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=slave, env=_env())
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return p.wait(timeout=timeout), shown.decode("utf-8", "replace")
+
+
+def test_progress_bar_on_a_terminal(data_dir: Path, tmp_path: Path) -> None:
+    www = data_dir / "sites" / "wikinotes" / "www"
+    if not www.is_dir():
+        pytest.skip("shared site wikinotes not found")
+    code, shown = _on_a_terminal("content", str(www), "-o", str(tmp_path / "c"))
+    assert code == 0
+    assert "%|" in shown and "pages/s" in shown and "/690" in shown  # count, rate, ETA bar
+    code, shown = _on_a_terminal("content", str(www), "-o", str(tmp_path / "q"), "-q")
+    assert code == 0 and shown == ""
+
+
+def test_batch_reports_pages_not_only_sites(data_dir: Path, tmp_path: Path) -> None:
+    www = data_dir / "sites" / "wikinotes" / "www"
+    if not www.is_dir():
+        pytest.skip("shared site wikinotes not found")
+    r = temex("batch", str(www), "-o", str(tmp_path / "b"), "-j", "1",
+              env={"TEMEX_PROGRESS_EVERY": "0"})
+    assert r.returncode == 0, r.stderr
+    import re
+
+    counts = [int(m.group(1)) for m in re.finditer(r"\[(\d+)/690 pages\]", r.stderr)]
+    assert any(0 < c < 690 for c in counts), r.stderr[-2000:]  # one site: pages, not sites
+    assert "ETA" in r.stderr and "pages/s" in r.stderr
+    assert not (tmp_path / "b" / ".progress").exists()
+    q = temex("batch", str(www), "-o", str(tmp_path / "q"), "-j", "1", "-q",
+              env={"TEMEX_PROGRESS_EVERY": "0"})
+    assert q.returncode == 0 and q.stderr == ""
+
+
+def test_fit_eval_and_exploration_show_progress(demo_site: Path, tmp_path: Path) -> None:
+    pages = [str(p) for p in sorted((demo_site / "www").rglob("index.html"))]
+    every = {"TEMEX_PROGRESS_EVERY": "0"}
+    r = temex("fit", *pages, "-o", str(tmp_path / "t.json"), env=every)
+    assert r.returncode == 0 and f"[{len(pages)}/{len(pages)} pages]" in r.stderr, r.stderr
+    r = temex("fit", *pages, "-o", str(tmp_path / "t.json"), "-q", env=every)
+    assert r.returncode == 0 and r.stderr == ""
+    r = temex("eval", str(demo_site), env=every)
+    assert r.returncode == 0 and "[1/1 sites]" in r.stderr, r.stderr
+    from temex.site.sources.localserve import serve_folder
+
+    with serve_folder(demo_site / "www") as base:
+        r = temex("candidates", base + "/blog/", "--no-robots", env=every)
+    assert r.returncode in (0, 3) and "loads]" in r.stderr and "loads/s" in r.stderr, r.stderr

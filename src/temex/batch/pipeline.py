@@ -31,9 +31,12 @@ render; every page is parsed once.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
+import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,7 +183,9 @@ def run_site(task: SiteTask) -> dict[str, Any]:
             st.save(out / "templates" / f"{name}.c{k}.template.json")
     writer = SiteWriter(out, task.site, opt.output_format)
     n_ok = n_err = 0
+    ticks = _Ticks(out, name)
     for k, e in enumerate(task.entries):
+        ticks(k)
         try:
             doc = fit.parsed.pop(k, None) or _load(e)
         except (RecordError, ParseError, OSError, ValueError, KeyError) as err:
@@ -211,10 +216,56 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         writer.add(row)
         n_ok += 1
     writer.close()
+    ticks.done()
     result = {"pages": n_ok, "errors": n_err, "clusters": len(saved),
               "seconds": round(time.perf_counter() - t0, 3), "max_rss_mb": _max_rss_mb()}
     mark_done(out, task.site, result)
     return result
+
+
+class _Ticks:
+    """Pages handled so far by a site's worker, in OUTDIR/.progress/SITE (at
+    most every 0.2 s), so that the main process reports pages, not sites."""
+
+    def __init__(self, out: Path, name: str) -> None:
+        self.path = out / PROGRESS_DIR / name
+        self.last = 0.0
+
+    def __call__(self, k: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= 0.2:
+            self.last = now
+            try:
+                self.path.parent.mkdir(exist_ok=True)
+                tmp = self.path.parent / (self.path.name + ".tmp")
+                tmp.write_text(str(k))
+                tmp.replace(self.path)  # the reader never sees a half-written count
+            except OSError:
+                pass
+
+    def done(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+PROGRESS_DIR = ".progress"
+
+
+def _poll_progress(out: Path, finished: list[int], total: int,
+                   tick: Callable[[int, int], None], stop: threading.Event) -> None:
+    """Call ``tick(pages handled, total)`` every 0.25 s until ``stop``."""
+    while not stop.wait(0.25):
+        n = finished[0]
+        try:
+            for f in (out / PROGRESS_DIR).iterdir():
+                if f.name.endswith(".tmp"):
+                    continue
+                try:
+                    n += int(f.read_text() or 0)
+                except (OSError, ValueError):
+                    continue
+        except OSError:
+            pass
+        tick(min(n, total), total)
 
 
 def _crash_rows(task: SiteTask, exc: BaseException) -> dict[str, Any]:
@@ -228,8 +279,11 @@ def _crash_rows(task: SiteTask, exc: BaseException) -> dict[str, Any]:
 
 def run_batch(inputs: list[str], outdir: str | Path, options: BatchOptions | None = None,
               engine: str = "local", workers: int | None = None,
-              scheduler: str | None = None, progress: bool = True) -> dict[str, Any]:
-    """Run the whole pipeline; returns the summary (also in OUTDIR/summary.json)."""
+              scheduler: str | None = None, progress: bool = True,
+              tick: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Run the whole pipeline; returns the summary (also in OUTDIR/summary.json).
+    ``progress`` prints a line per finished site; ``tick(records handled,
+    records)`` is called as pages are stripped (from a thread, every 0.25 s)."""
     opt = options or BatchOptions()
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
@@ -255,19 +309,36 @@ def run_batch(inputs: list[str], outdir: str | Path, options: BatchOptions | Non
     n_pages = n_errors = 0
     peak = 0.0
     total = sum(len(t.entries) for t in tasks)
-    for k, (task, res) in enumerate(run_tasks(run_site, tasks, engine, workers, scheduler), 1):
-        if isinstance(res, BaseException):
+    finished = [0]
+    stop = threading.Event()
+    poller = None
+    if tick is not None:
+        tick(0, total)
+        poller = threading.Thread(target=_poll_progress, args=(out, finished, total, tick, stop),
+                                  daemon=True)
+        poller.start()
+    try:
+        for k, (task, res) in enumerate(run_tasks(run_site, tasks, engine, workers,
+                                                  scheduler), 1):
+            if isinstance(res, BaseException):
+                if progress:
+                    traceback.print_exception(res, file=sys.stderr)
+                res = _crash_rows(task, res)
+            n_pages += res["pages"]
+            n_errors += res["errors"]
+            finished[0] = n_pages + n_errors
+            peak = max(peak, float(res.get("max_rss_mb", 0.0)))
             if progress:
-                traceback.print_exception(res, file=sys.stderr)
-            res = _crash_rows(task, res)
-        n_pages += res["pages"]
-        n_errors += res["errors"]
-        peak = max(peak, float(res.get("max_rss_mb", 0.0)))
-        if progress:
-            el = time.perf_counter() - t0
-            print(f"temex batch: [{k}/{len(tasks)} sites] {task.site}: {res['pages']} pages, "
-                  f"{res['errors']} errors | {n_pages + n_errors}/{total} records, "
-                  f"{(n_pages + n_errors) / el if el else 0:.1f} pages/s", file=sys.stderr)
+                el = time.perf_counter() - t0
+                print(f"temex batch: [{k}/{len(tasks)} sites] {task.site}: {res['pages']} pages, "
+                      f"{res['errors']} errors | {n_pages + n_errors}/{total} records, "
+                      f"{(n_pages + n_errors) / el if el else 0:.1f} pages/s", file=sys.stderr)
+    finally:
+        stop.set()
+        if poller is not None and tick is not None:
+            poller.join()
+            shutil.rmtree(out / PROGRESS_DIR, ignore_errors=True)
+            tick(finished[0], total)
     seconds = time.perf_counter() - t0
     summary = {"records": len(entries), "pages": n_pages + done_pages,
                "errors": n_errors + done_errors + len(bad), "index_errors": len(bad),

@@ -68,9 +68,20 @@ def cmd_batch(args: argparse.Namespace) -> int:
                        cluster_threshold=args.cluster_threshold,
                        output_format=args.output_format, markdown=not args.no_markdown,
                        template=args.template)
-    summary = run_batch(args.inputs, args.output, opt, engine=args.engine,
-                        workers=args.workers, scheduler=args.scheduler,
-                        progress=not args.quiet)
+    from .progress import Progress
+
+    with Progress(None, "batch", "pages", quiet=args.quiet) as bar:
+        def tick(done: int, total: int) -> None:
+            if bar.total != total:
+                bar.set_total(total)
+            bar.update(done)
+
+        # per page: the bar (terminal) or a plain line every few seconds; the
+        # per-site lines of the pipeline only where there is no bar
+        summary = run_batch(args.inputs, args.output, opt, engine=args.engine,
+                            workers=args.workers, scheduler=args.scheduler,
+                            progress=not args.quiet and bar.bar is None,
+                            tick=None if args.quiet else tick)
     if not summary["records"]:  # said even with --quiet
         say(f"no pages found in {', '.join(args.inputs)} (folders are searched for "
             ".html/.htm/.xhtml/.shtml and WARC files; JSONL needs .jsonl)", "batch")

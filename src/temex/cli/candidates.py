@@ -6,8 +6,8 @@
   :class:`~temex.site.runner.UrlOptions` and :class:`~temex.site.runner.Limits`;
 * :func:`run_candidates`: print the pages sharing the template.
 
-A progress line goes to stderr while pages load, when stderr is a terminal or
-with ``--progress``. Failures of the key page raise
+Progress of the page loads goes to stderr (:class:`temex.cli.progress.Progress`:
+a bar on a terminal, plain lines otherwise, nothing with ``-q``). Failures of the key page raise
 :class:`~temex.errors.PageLoadError`; the caller turns that into a one-line
 message and exit status 1. The network stack is imported only when a URL is
 explored.
@@ -107,8 +107,10 @@ def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True)
                    help="simultaneous requests per host (default 4)")
     g.add_argument("--order", choices=ORDERS, default="menu",
                    help="link exploration order (default: menu)")
+    g.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     g.add_argument("--progress", action="store_true",
-                   help="show a progress line on stderr even when it is not a terminal")
+                   help="when stderr is not a terminal, a line per page load (default: "
+                        "a line every few seconds)")
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -124,22 +126,23 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 class ProgressLine:
-    """``progress`` callback printing one overwritten status line."""
+    """``progress`` callback of an exploration: page loads against
+    ``--max-loads`` (:class:`~temex.cli.progress.Progress`)."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
-        self.stream = stream or sys.stderr
-        self.width = 0
+    def __init__(self, command: str = "candidates", quiet: bool = False,
+                 stream: TextIO | None = None, every: float | None = None) -> None:
+        from .progress import Progress
+
+        self.bar = Progress(None, command, "loads", quiet=quiet, stream=stream, every=every)
 
     def __call__(self, url: str, status: str, loads: int, max_loads: int) -> None:
-        line = f"[{loads}/{max_loads}] {status[:40]} {url}"[:118]
-        self.stream.write("\r" + line.ljust(self.width))
-        self.stream.flush()
-        self.width = len(line)
+        if self.bar.total != max_loads:
+            self.bar.set_total(max_loads)
+        self.bar.set_description(f"{status[:20]} {url}")
+        self.bar.update(loads)
 
     def done(self) -> None:
-        if self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
+        self.bar.close()
 
 
 def url_options(args: argparse.Namespace, url: str, n: int,
@@ -183,15 +186,15 @@ def explore_from_args(args: argparse.Namespace) -> Exploration:
     check_target(args.url, url_only=True)
     opts = url_options(args, args.url, args.n_pages)
     source = make_source(opts, url_limits(args, opts))
-    show = args.progress or sys.stderr.isatty()
-    progress = ProgressLine() if show else None
+    progress = ProgressLine(getattr(args, "command", None) or "candidates",
+                            quiet=getattr(args, "quiet", False),
+                            every=0.0 if args.progress else None)
     try:
         return explore(opts.url, n=opts.n, max_loads=opts.max_loads, source=source,
                        same_host=opts.same_host, order=opts.order,
                        concurrency=opts.concurrency, progress=progress)
     finally:
-        if progress:
-            progress.done()
+        progress.done()
 
 
 def run_candidates(args: argparse.Namespace) -> int:

@@ -32,7 +32,9 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 EXIT_CODES = ("exit status: 0 done; 1 failed, or a page named on the command line could "
               "not be used (one-line reason on stderr); 2 bad usage or a value that cannot "
               "be honoured; 3 done, but fewer pages than asked for with -n could be found "
-              "(said on stderr; candidates: also with its default -n).")
+              "(said on stderr; candidates: also with its default -n). "
+              f"Docs, installed with temex: {Path(__file__).resolve().parents[1] / 'docs'}"
+              " (CLI.md: every command, stdin/stdout, exit codes).")
 
 #: ``-`` as an input is stdin, as an output (``-o -``) stdout.
 STDIO = "-"

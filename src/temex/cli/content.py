@@ -46,7 +46,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--etdm", type=int, default=0, metavar="K",
                    help="also fit the ETDM template of each page against its K most "
                         "similar pages (slower; default 0: repeated-text evidence only)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr (skipped pages are still said)")
     p.set_defaults(func=run_content)
     return p
 
@@ -94,7 +94,18 @@ def run_content(args: argparse.Namespace) -> int:
         except OSError as e:
             say(f"{out}: cannot create ({e.strerror or e})", "content")
             return EXIT_FAILED
-    res = extract_folder(src, etdm=args.etdm, recursive=True)
+    from .progress import Progress
+
+    with Progress(None, "content", "pages", quiet=args.quiet) as bar:
+        state = {"stage": ""}
+
+        def tick(stage: str, k: int, total: int) -> None:
+            if stage != state["stage"]:
+                state["stage"] = stage
+                bar.stage(stage, total)
+            bar.update(k)
+
+        res = extract_folder(src, etdm=args.etdm, recursive=True, progress=tick)
     if not res.contents:
         say(f"{src}: no HTML files (.html, .htm, .xhtml, .shtml) in it or its subfolders",
             "content")
@@ -119,6 +130,8 @@ def run_content(args: argparse.Namespace) -> int:
     skipped = len(res.errors)
     empty = sum(1 for c in res.contents.values() if not c.chosen) - skipped
     done = len(res.contents) - skipped - empty
+    if args.quiet and not skipped:
+        return EXIT_OK
     say(f"{len(res.contents)} pages read, {done} done, {empty} with no main "
         f"content, {skipped} skipped (unreadable; reasons in "
         f"{'report.json' if out is not None else 'the json format'}); fit "

@@ -16,9 +16,15 @@ __all__ = ["add_parser", "cmd_demo"]
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo: argparse.ArgumentParser = sub.add_parser(
-        "demo", help="run temex on the demo site shipped with it")
+        "demo", help="run temex on the demo site shipped with it",
+        description="Serve the demo site shipped inside temex (greenleaf, 6 pages) on "
+                    "127.0.0.1, extract the template of one page by URL exactly as for a "
+                    "live site (link analysis, complete subdigraph, ETDM vote), write every "
+                    "output format to DIR, score it against the site's gold and print the "
+                    "offline evaluation of every key page. Needs no network.")
     demo.add_argument("-o", "--output", metavar="DIR", default="temex-demo",
-                      help="folder for the outputs (default: ./temex-demo)")
+                      help="folder for the outputs: template.html, annotated.html, "
+                           "content.txt, content.md, report.json (default: ./temex-demo)")
     demo.set_defaults(func=cmd_demo)
     return demo
 
@@ -34,6 +40,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from ..site.sources.http import HttpSource
     from ..site.sources.localserve import serve_folder
 
+    if args.output == "-":
+        from .common import UsageError
+        raise UsageError("-o -: demo writes five files; give a folder")
     site = load_site(DEMO_SITE)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)

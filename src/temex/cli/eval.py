@@ -25,6 +25,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     ev.add_argument("--data", metavar="DIR",
                     help="folder of sites (default: $TEMEX_DATA/sites or ../shared/data/sites)")
     add_method_arguments(ev)
+    ev.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     ev.set_defaults(func=cmd_eval)
     return ev
 
@@ -77,9 +78,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(f"temex eval: {base}: no sites in it (folders with a site.json)",
                   file=sys.stderr)
             return EXIT_FAILED
+    from .progress import Progress
+
     results = []
-    for f in folders:
-        results.extend(evaluate_site(load_site(f), extract_options(args)))
+    with Progress(len(folders), "eval", "sites", quiet=args.quiet) as bar:
+        for k, f in enumerate(folders):
+            bar.set_description(f.name)
+            results.extend(evaluate_site(load_site(f), extract_options(args)))
+            bar.update(k + 1)
     if not results:
         print("temex eval: no key page could be scored", file=sys.stderr)
         return EXIT_FAILED

@@ -135,7 +135,7 @@ def _extract_url(args: argparse.Namespace) -> int:
     n = args.n_pages or DEFAULT_CS_SIZE
     opts = url_options(args, args.target, n, detector)
     limits = url_limits(args, opts)
-    line = ProgressLine() if args.progress or sys.stderr.isatty() else None
+    line = ProgressLine("extract", quiet=args.quiet, every=0.0 if args.progress else None)
 
     def progress(ev: dict[str, Any]) -> None:
         if line is not None and ev.get("type") == "page":

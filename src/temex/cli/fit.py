@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..site.pool import rank_by_similarity
 from ..template.detectors import get_detector
 from ..template.saved import SavedTemplate
 from ..template.site_index import SiteIndex
-from .common import EXIT_FAILED, EXIT_OK, is_stdio, load_pages, positive_int
+from .common import EXIT_FAILED, EXIT_OK, is_stdio, load_page, positive_int
 
 __all__ = ["DETECTOR_NAMES", "add_parser", "cmd_fit", "fit_saved"]
 
@@ -36,13 +37,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     fit.add_argument("-n", "--n-pages", type=positive_int, default=4,
                      help="pages compared with each key page (default 4)")
     fit.add_argument("--site", default="", help="site name stored in the template")
+    fit.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")
 
     fit.set_defaults(func=cmd_fit)
     return fit
 
 
 def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages: int = 4,
-              site: str = "") -> SavedTemplate:
+              site: str = "", progress: Callable[[int, int], None] | None = None
+              ) -> SavedTemplate:
     """Fit ``keys`` key pages each against its ``n_pages`` most similar other
     pages and merge them into one :class:`SavedTemplate`. Pages are first
     clustered by structure (:func:`temex.batch.grouping.cluster`); only the
@@ -59,7 +62,10 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
               f"({len(biggest)} of {len(docs)} pages)", file=sys.stderr)
     docs = [docs[k] for k in biggest]
     models = []
-    for key in docs[:max(1, keys)]:
+    chosen = docs[:max(1, keys)]
+    for k, key in enumerate(chosen):
+        if progress is not None:
+            progress(k, len(chosen))
         others = [d for d in docs if d is not key]
         pages = rank_by_similarity(key, others, n_pages)
         if pages:
@@ -70,16 +76,34 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
-    docs = load_pages(args.pages)
+    from .progress import Progress
+
+    with Progress(len(args.pages), "fit", "pages", quiet=args.quiet) as bar:
+        bar.stage("read", len(args.pages))
+        docs = []
+        for k, page in enumerate(args.pages):
+            doc = load_page(page)
+            if doc is not None:
+                docs.append(doc)
+            bar.update(k + 1)
+        if len(docs) >= 2:
+            def tick(k: int, n: int) -> None:
+                if k == 0:
+                    bar.stage("fit key pages", n)
+                bar.update(k)
+
+            saved = fit_saved(docs, args.method, args.keys, args.n_pages, args.site, tick)
     if len(docs) < 2:
         print("temex: fit needs at least 2 usable pages of the site", file=sys.stderr)
         return EXIT_FAILED
-    saved = fit_saved(docs, args.method, args.keys, args.n_pages, args.site)
     if is_stdio(args.output):
         sys.stdout.write(json.dumps(saved.to_dict(), ensure_ascii=False, indent=1) + "\n")
     else:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         saved.save(args.output)
+    if args.quiet:
+        return EXIT_OK
     print(f"temex: template of {len(saved.keys)} key page(s), {len(saved.texts)} template "
-          f"texts, {len(saved.structure)} paths -> {args.output}", file=sys.stderr)
+          f"texts, {len(saved.structure)} paths -> "
+          f"{'stdout' if is_stdio(args.output) else args.output}", file=sys.stderr)
     return EXIT_OK

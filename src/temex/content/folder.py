@@ -18,6 +18,7 @@ docs/CONTENT.md).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,14 +45,18 @@ def _name(f: Path, root: Path | None) -> str:
     return f.relative_to(root).as_posix() if root is not None else f.name
 
 
-def fit_folder(files: list[Path], root: Path | None = None
+def fit_folder(files: list[Path], root: Path | None = None,
+               progress: Callable[[str, int, int], None] | None = None
                ) -> tuple[dict[str, Document], dict[str, str], SiteIndex]:
     """Parse ``files`` and build the site index; returns documents by name,
     parse errors by name, and the index. The name is the file name, or with
-    ``root`` the path relative to ``root`` (``a/index.html``)."""
+    ``root`` the path relative to ``root`` (``a/index.html``). ``progress``
+    is called as ``progress("parse", pages_done, pages)``."""
     docs: dict[str, Document] = {}
     errors: dict[str, str] = {}
-    for f in files:
+    for k, f in enumerate(files):
+        if progress is not None:
+            progress("parse", k, len(files))
         name = _name(f, root)
         try:
             d = parse(read_page(f), url=str(f))
@@ -66,19 +71,24 @@ def fit_folder(files: list[Path], root: Path | None = None
 
 
 def extract_folder(folder: str | Path, params: ContentParams = ContentParams(),
-                   etdm: int = 0, recursive: bool = False) -> FolderResult:
+                   etdm: int = 0, recursive: bool = False,
+                   progress: Callable[[str, int, int], None] | None = None) -> FolderResult:
     """Main content of every HTML file directly in ``folder`` (sorted by name),
     or with ``recursive`` of every HTML file under it, named by its path
-    relative to ``folder`` (``a/index.html``); every page read is evidence."""
+    relative to ``folder`` (``a/index.html``); every page read is evidence.
+    ``progress(stage, done, total)`` is called per page of each stage
+    (``parse``, ``extract``)."""
     root = Path(folder)
     files = html_files(root)
     if not recursive:
         files = [f for f in files if f.parent == root]
     t0 = time.perf_counter()
-    docs, errors, index = fit_folder(files, root if recursive else None)
+    docs, errors, index = fit_folder(files, root if recursive else None, progress)
     t1 = time.perf_counter()
     out = FolderResult(errors=dict(errors))
-    for f in files:
+    for k, f in enumerate(files):
+        if progress is not None:
+            progress("extract", k, len(files))
         name = _name(f, root if recursive else None)
         d = docs.get(name)
         if d is None:
@@ -88,6 +98,8 @@ def extract_folder(folder: str | Path, params: ContentParams = ContentParams(),
         if etdm > 0:
             template = _etdm_template(d, [o for o in docs.values() if o is not d], etdm)
         out.contents[name] = extract_content(d, index, template, params)
+    if progress is not None:
+        progress("extract", len(files), len(files))
     t2 = time.perf_counter()
     n = max(1, len(docs))
     out.timings = {"fit": t1 - t0, "apply": t2 - t1, "fit_per_page": (t1 - t0) / n,
