@@ -351,3 +351,39 @@ def test_fit_eval_and_exploration_show_progress(demo_site: Path, tmp_path: Path)
     with serve_folder(demo_site / "www") as base:
         r = temex("candidates", base + "/blog/", "--no-robots", env=every)
     assert r.returncode in (0, 3) and "loads]" in r.stderr and "loads/s" in r.stderr, r.stderr
+
+
+# -- 7. one name per idea, full help -------------------------------------------
+
+COMMANDS = ("extract", "eval", "candidates", "demo", "serve", "content", "fit", "strip",
+            "batch")
+
+
+def test_help_is_full_and_points_to_installed_docs() -> None:
+    import re
+
+    for cmd in COMMANDS:
+        r = temex(cmd, "--help", timeout=60)
+        assert r.returncode == 0
+        text = " ".join(r.stdout.split())
+        assert "exit status: 0 done; 1 failed" in text and "3 done" in text, cmd
+        m = re.search(r"Docs, installed with temex: (\S+) \(CLI\.md", text)
+        assert m and (Path(m.group(1)) / "CLI.md").is_file(), (cmd, text[-300:])
+        usage_end = r.stdout.index("\n\n")  # a description follows the usage
+        assert len(r.stdout[usage_end:].split("\n\n")[1]) > 60, cmd
+    for cmd in ("extract", "candidates", "fit", "batch", "eval"):
+        assert "-n N, --n-pages N" in " ".join(temex(cmd, "--help").stdout.split()) \
+            or "-n N_PAGES, --n-pages N_PAGES" in temex(cmd, "--help").stdout, cmd
+    assert "--cs-size" not in temex("candidates", "--help").stdout
+
+
+def test_content_format_has_one_name_and_extract_writes_text(www: Path, tmp_path: Path) -> None:
+    page = www / "aws" / "enumeration" / "whoami" / "index.html"
+    r = temex("content", str(page.parent.parent), "-o", str(tmp_path / "c"), "-f", "content")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "c" / "whoami" / "index.txt").is_file()
+    r = temex("extract", str(page), "--pages-dir", str(page.parent.parent))
+    assert r.returncode == 0
+    assert "<html" not in r.stdout.lower() and len(r.stdout) < 20_000  # the text, not HTML
+    assert r.stdout == temex("extract", str(page), "--pages-dir", str(page.parent.parent),
+                             "-f", "content").stdout
