@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import ipaddress
 import socket
@@ -25,6 +26,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--allow-private", action="store_true",
                    help="let the server fetch private, loopback and link-local addresses "
                         "(local use only; refused by default)")
+    p.add_argument("--demo", action="store_true",
+                   help="also serve the demo site shipped with temex on 127.0.0.1 and offer "
+                        "it as the example on the start page (lets the server fetch that "
+                        "loopback site; needs a loopback --host)")
     p.add_argument("--max-jobs", type=positive_int, default=2,
                    help="jobs running at once (default 2)")
     p.add_argument("--max-loads", type=at_least(2), default=30,
@@ -79,12 +84,28 @@ def run_serve(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     from ..site.runner import Limits
 
-    limits = Limits(allow_private=args.allow_private, max_jobs=args.max_jobs,
+    allowed = loopback_hosts(args.host)
+    if args.demo and allowed is None and not args.allow_private:
+        raise UsageError("--demo lets the server fetch a loopback site: bind to a loopback "
+                         "--host (the default 127.0.0.1) or add --allow-private")
+    limits = Limits(allow_private=args.allow_private or args.demo, max_jobs=args.max_jobs,
                     max_loads=args.max_loads, job_timeout=args.job_timeout)
-    app = create_app(limits, allowed_hosts=loopback_hosts(args.host))
-    if args.allow_private:
-        print("temex: --allow-private: the server may fetch private and loopback addresses",
-              file=sys.stderr)
-    print(f"temex: serving on http://{args.host}:{args.port}/", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    with contextlib.ExitStack() as stack:
+        example = None
+        if args.demo:
+            from ..demo import DEMO_SITE
+            from ..evaluate import load_site
+            from ..site.sources.localserve import serve_folder
+
+            site = load_site(DEMO_SITE)
+            base = stack.enter_context(serve_folder(site.root))
+            example = base + site.key_pages[0]
+            print(f"temex serve: --demo: the demo site is served at {base}/ and the server "
+                  "may fetch loopback addresses", file=sys.stderr)
+        app = create_app(limits, allowed_hosts=allowed, example_url=example)
+        if args.allow_private:
+            print("temex: --allow-private: the server may fetch private and loopback "
+                  "addresses", file=sys.stderr)
+        print(f"temex: serving on http://{args.host}:{args.port}/", file=sys.stderr)
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -47,10 +47,12 @@ def _error(status: int, message: str, **headers: str) -> JSONResponse:
 
 
 def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None = None,
-               manager: JobManager | None = None) -> Starlette:
+               manager: JobManager | None = None, example_url: str | None = None
+               ) -> Starlette:
     """Build the app. ``limits.allow_private`` is ``--allow-private``;
     ``allowed_hosts`` (Host header values, default: any) guards a server bound
-    to loopback against DNS rebinding from web pages."""
+    to loopback against DNS rebinding from web pages; ``example_url`` (the
+    demo site of ``temex serve --demo``) is offered on the start page."""
     limits = limits or Limits()
     jobs = manager or JobManager(limits)
 
@@ -172,7 +174,8 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
                                         "job_timeout": limits.job_timeout,
                                         "allow_private": limits.allow_private},
                              "outputs": list(OUTPUTS), "equalities": sorted(EQUALITIES),
-                             "default_equality": DEFAULT_EQUALITY})
+                             "default_equality": DEFAULT_EQUALITY,
+                             "example": example_url})
 
     routes = [
         Route("/", index),

@@ -9,6 +9,8 @@ const SVG = "http://www.w3.org/2000/svg";
 let job = null;       // current job id
 let view = "page";    // current view
 let source = null;    // EventSource
+let texts = {};       // the job's content text and Markdown, fetched once
+let textFmt = "content";
 
 function el(tag, attrs = {}, text = "") {
   const e = document.createElement(tag);
@@ -37,6 +39,15 @@ async function loadHealth() {
       $("max-loads").max = h.limits.max_loads;
       $("n").max = h.limits.max_n;
     }
+    if (h.example) {
+      $("example-url").textContent = h.example;
+      $("example-on").hidden = false;
+      $("example-off").hidden = true;
+      $("try-example").addEventListener("click", () => {
+        $("url").value = h.example;
+        $("form").requestSubmit();
+      });
+    }
   } catch (e) { /* the defaults in the form stay */ }
 }
 
@@ -56,6 +67,8 @@ async function start(ev) {
   showError("");
   if (source) { source.close(); source = null; }
   $("result").hidden = true;
+  $("intro").hidden = true;
+  texts = {};
   $("events").textContent = "";
   $("meter-fill").style.width = "0%";
   $("progress-text").textContent = "Starting…";
@@ -213,7 +226,8 @@ function drawGraph(g) {
   box.textContent = "";
   const W = 300, H = 200, cx = W / 2, cy = 40, R = 120;
   const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  // room on the right for the labels (up to 22 characters) of the rightmost nodes
+  svg.setAttribute("viewBox", `0 0 ${W + 130} ${H}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "links among the explored pages");
   const pos = {};
@@ -269,6 +283,28 @@ function setView(v) {
   const frame = $("viewer");
   frame.dataset.view = v;
   frame.src = `/api/jobs/${job}/view/${v}?highlight=${hl}`;
+  $("text-pane").hidden = v !== "content";
+  if (v === "content") showText(textFmt);
+}
+
+async function showText(fmt) {
+  // The extracted content as text (or Markdown) beside the content view.
+  textFmt = fmt;
+  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("on", b.dataset.fmt === fmt);
+  const box = $("content-text");
+  const id = job;
+  if (texts[fmt] === undefined) {
+    box.textContent = "Loading…";
+    try {
+      const r = await fetch(`/api/jobs/${id}/output/${fmt}?download=0`);
+      texts[fmt] = r.ok ? await r.text() : `(could not load the ${fmt}: ${r.status})`;
+    } catch (e) {
+      texts[fmt] = `(could not load the ${fmt}: ${e})`;
+    }
+  }
+  if (id === job && textFmt === fmt) {
+    box.textContent = texts[fmt].trim() || "(no main content was found on this page)";
+  }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -278,6 +314,9 @@ document.addEventListener("DOMContentLoaded", () => {
     setView(VIEWS[(VIEWS.indexOf(view) + 1) % VIEWS.length]);
   });
   $("highlight").addEventListener("change", () => setView(view));
+  for (const b of document.querySelectorAll(".tab")) {
+    b.addEventListener("click", () => showText(b.dataset.fmt));
+  }
   const q = new URLSearchParams(location.search).get("url");
   if (q) $("url").value = q;
 });

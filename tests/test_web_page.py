@@ -1,0 +1,220 @@
+"""The page of ``temex serve`` as a person meets it (issue #12, points 11-14):
+the real ``temex serve --demo`` command, real headless Chromium.
+
+Screenshots go to the test's tmp dir; ``TEMEX_SCREENSHOTS=docs/screenshots``
+(re)generates the committed ones (with tests/test_web.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from _webtools import HAVE_CHROMIUM, NO_CHROMIUM, REPO
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+needs_chromium = pytest.mark.skipif(not HAVE_CHROMIUM, reason=NO_CHROMIUM)
+#: The screenshots the docs show, each made by a browser test.
+SCREENSHOTS = {"page": (1280, 820), "template": (1280, 820), "content": (1280, 820),
+               "highlight": (1280, 820), "start": (1280, 820), "content-text": (1280, 820),
+               "phone": (420, 900)}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(*args: str) -> Iterator[str]:
+    port = _free_port()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")])
+    p = subprocess.Popen([sys.executable, "-m", "temex", "serve", "--port", str(port),
+                          "--log-level", "warning", *args], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/api/health", timeout=2) as r:
+                    health = json.loads(r.read())
+                break
+            except OSError:
+                if p.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("temex serve did not start: " +
+                                       (p.stderr.read().decode() if p.stderr else "")) from None
+                time.sleep(0.1)
+        assert health["status"] == "ok"
+        yield base
+    finally:
+        p.terminate()
+        p.wait(10)
+        if p.stderr:
+            p.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def demo_app() -> Iterator[str]:
+    yield from _serve("--demo")
+
+
+@pytest.fixture(scope="module")
+def plain_app() -> Iterator[str]:
+    yield from _serve()
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    if not HAVE_CHROMIUM:
+        pytest.skip(NO_CHROMIUM)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _dirs(tmp_path: Path) -> list[Path]:
+    dirs = [tmp_path]
+    extra = os.environ.get("TEMEX_SCREENSHOTS")
+    if extra:
+        p = Path(extra)
+        dirs.append(p if p.is_absolute() else REPO / p)
+    for d in dirs:
+        d.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+def _shot(page, dirs: list[Path], name: str) -> None:  # type: ignore[no-untyped-def]
+    for d in dirs:
+        page.screenshot(path=str(d / f"{name}.png"))
+
+
+def _run_example(page) -> None:  # type: ignore[no-untyped-def]
+    page.click("#try-example")
+    page.wait_for_selector("#result:not([hidden])", timeout=60_000)
+
+
+# -- 12. the start page ---------------------------------------------------------
+
+@needs_chromium
+def test_start_page_says_what_and_offers_the_demo(browser, demo_app, tmp_path):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(demo_app + "/")
+    what = page.locator("#what")
+    expect(what).to_be_visible()
+    assert "template" in what.inner_text() and "content" in what.inner_text()
+    for term, words in (("CS size", "pages"), ("Method", "vote"), ("Equality", "label")):
+        dt = page.locator("#help dt", has_text=term)
+        expect(dt).to_be_visible()
+        assert words in dt.locator("xpath=following-sibling::dd[1]").inner_text()
+    for field in ("#n", "#method", "#equality"):  # explained where they are chosen
+        described = page.get_attribute(field, "aria-describedby")
+        assert described and page.locator("#" + described).is_visible()
+    expect(page.locator("#example-on")).to_be_visible()
+    expect(page.locator("#example-off")).to_be_hidden()
+    _shot(page, _dirs(tmp_path), "start")
+    _run_example(page)
+    expect(page.locator("#pages li")).not_to_have_count(0)
+    assert errors == []
+    page.close()
+
+
+@needs_chromium
+def test_start_page_without_demo_says_how_to_get_one(browser, plain_app):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+    page = browser.new_page()
+    page.goto(plain_app + "/")
+    expect(page.locator("#example-off")).to_be_visible()
+    expect(page.locator("#example-off")).to_contain_text("temex serve --demo")
+    expect(page.locator("#example-on")).to_be_hidden()
+    page.close()
+
+
+# -- 13. the content as text beside the page --------------------------------------
+
+@needs_chromium
+def test_content_view_shows_the_text_and_markdown(browser, demo_app, tmp_path):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page.goto(demo_app + "/")
+    _run_example(page)
+    expect(page.locator("#text-pane")).to_be_hidden()
+    page.click("#toggle")  # template
+    page.click("#toggle")  # content
+    expect(page.locator("#view-name")).to_have_text("content")
+    pane = page.locator("#text-pane")
+    expect(pane).to_be_visible()
+    text = page.locator("#content-text")
+    expect(text).to_contain_text("Planting in autumn")
+    assert "Home" not in text.inner_text().splitlines()  # the menu is template
+    frame, box = page.locator("#viewer").bounding_box(), pane.bounding_box()
+    assert frame and box and box["x"] >= frame["x"] + frame["width"] - 1  # beside the page
+    _shot(page, _dirs(tmp_path), "content-text")
+    page.click("#show-md")
+    expect(text).to_contain_text("# Planting in autumn")
+    page.click("#show-text")
+    expect(text).not_to_contain_text("# Planting")
+    page.close()
+
+
+# -- 11. a phone-width screen --------------------------------------------------------
+
+@needs_chromium
+def test_page_fits_a_phone(browser, demo_app, tmp_path):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+    page = browser.new_page(viewport={"width": 420, "height": 900})
+    page.goto(demo_app + "/")
+    width = "() => document.documentElement.scrollWidth"
+    assert page.evaluate(width) <= 420
+    _run_example(page)
+    assert page.evaluate(width) <= 420  # no sideways scrolling
+    aside = page.locator("aside").bounding_box()
+    assert aside and aside["width"] >= 300  # not a letter per line
+    heading = page.locator("aside h2").first.bounding_box()
+    assert heading and heading["height"] < 30  # one line
+    graph = page.locator("#graph svg").bounding_box()
+    assert graph
+    labels = page.locator("#graph svg text")
+    expect(labels).not_to_have_count(0)
+    for k in range(labels.count()):
+        b = labels.nth(k).bounding_box()
+        assert b and b["x"] >= graph["x"] - 1 and b["x"] + b["width"] <= graph["x"] + graph["width"] + 1, \
+            labels.nth(k).inner_text()
+    _shot(page, _dirs(tmp_path), "phone")
+    page.close()
+
+
+# -- 14. the docs show screenshots the tests make ---------------------------------
+
+def test_docs_screenshots_are_the_tests_screenshots() -> None:
+    import struct
+
+    shots = REPO / "docs" / "screenshots"
+    web = (REPO / "docs" / "WEB.md").read_text("utf-8")
+    for name, (w, _h) in SCREENSHOTS.items():
+        png = shots / f"{name}.png"
+        assert png.is_file(), png
+        head = png.read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n"
+        assert struct.unpack(">I", head[16:20])[0] == w, name  # the test's viewport
+        assert f"screenshots/{name}.png" in web, name
