@@ -213,6 +213,9 @@ def test_refused_connection_is_said_so(tmp_path: Path) -> None:
     assert r.returncode == 1
     assert "robots.txt" not in r.stderr and "connection refused" in r.stderr
     assert r.stderr.count("\n") == 1 and "\\n" not in r.stderr and "Connect call" not in r.stderr
+    r = temex("extract", "http://no-such-host.invalid/", "--timeout", "5")
+    assert r.returncode == 1 and "cannot resolve no-such-host.invalid" in r.stderr, r.stderr
+    assert "robots.txt" not in r.stderr and "unknown error" not in r.stderr.lower()
 
 
 @pytest.mark.parametrize("target,said", [

@@ -291,7 +291,12 @@ class HttpSource(PageSource):
             return FetchResult(url, current, error=f"timeout ({kind})", redirects=redirects)
         except aiohttp.ClientConnectorError as e:
             err = e.os_error
-            why = os.strerror(err.errno).lower() if err.errno else _first_line(err)
+            if isinstance(err, socket.gaierror):  # DNS: the name does not resolve
+                return FetchResult(url, current, error=f"cannot resolve {e.host} "
+                                   f"({(err.strerror or str(err)).lower()})", redirects=redirects)
+            # asyncio's "Connect call failed ('127.0.0.1', 9)": say the errno's meaning
+            why = os.strerror(err.errno).lower() if err.errno and err.errno > 0 \
+                else _first_line(err)
             return FetchResult(url, current, error=f"cannot connect to {e.host}:{e.port} "
                                f"({why})", redirects=redirects)
         except aiohttp.ServerDisconnectedError:
