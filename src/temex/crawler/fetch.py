@@ -57,6 +57,7 @@ class FetchStats:
     not_modified: int = 0
     changed: int = 0
     errors: int = 0
+    skipped: int = 0
     sitemap_urls: int = 0
     crawl_delay: float | None = None
     delay: float = 0.0
@@ -164,7 +165,10 @@ async def crawl_frontier(state: CrawlState, start: str, scope: str, opts: CrawlO
             fields = {}
         links: list[tuple[str, str, int, str]] = []
         alias = None
-        if not res.ok:
+        if not res.ok and res.status == 0 and (res.error or "").startswith("robots.txt"):
+            fields.update(state="skipped", error=res.error, changed=0)  # nothing was sent
+            stats.skipped += 1
+        elif not res.ok:
             fields.update(state="error", error=res.error, changed=1)
             stats.errors += 1
         elif res.status == 304:
@@ -195,7 +199,7 @@ async def crawl_frontier(state: CrawlState, start: str, scope: str, opts: CrawlO
                         links = [(url_key(u), u, depth, "link") for u in page_links(doc, scope)]
                     except (ParseError, ValueError) as e:
                         stats.notes.append(f"{row['url']}: links not read ({e})")
-        stats.fetched += 1
+        stats.fetched += fields.get("state") != "skipped"
         state.record(row["id"], fields, links, alias)
 
     try:

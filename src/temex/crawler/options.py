@@ -22,7 +22,8 @@ class CrawlOptions:
     Processing: ``output_format`` (``markdown`` or ``text``),
     ``n_pages`` (pages compared with each template's key page),
     ``cluster_threshold``, ``dedupe`` and ``near_dup_bits`` (near-duplicates:
-    simhash of the main text within this Hamming distance), ``warc`` (keep
+    64-bit simhashes of the main text within this Hamming distance; 6 bits is
+    about 95% cosine similarity of the word 3-shingles), ``warc`` (keep
     the raw responses in ``OUTDIR/responses.warc.gz``), ``detector``
     (``VoteDetector`` parameters).
     """
@@ -41,6 +42,6 @@ class CrawlOptions:
     n_pages: int = 4
     cluster_threshold: float = 0.5
     dedupe: bool = True
-    near_dup_bits: int = 3
+    near_dup_bits: int = 6
     warc: bool = False
     detector: dict[str, Any] = field(default_factory=dict)

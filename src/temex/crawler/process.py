@@ -215,7 +215,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
     """Main content of every fetched page; outputs written. Returns the page
     results (crawl order: depth, then URL) and the processing counts."""
     raw = outdir / "raw"
-    rows = state.pages(("done", "error"))
+    rows = state.pages(("done", "error", "skipped"))
     results: list[PageResult] = []
     docs: list[tuple[PageResult, PageRow, Document]] = []
     for row in rows:

@@ -2,7 +2,7 @@
 page's fetch state and validators, and small facts (``meta``).
 
 A page row moves ``queued`` → ``done`` (a body was had, or 304 Not Modified)
-or ``error`` (a one-line reason), or becomes ``alias`` (the target of another
+or ``error`` (a one-line reason) or ``skipped`` (robots.txt: nothing sent), or becomes ``alias`` (the target of another
 URL's redirect, never fetched itself). Each fetch is committed with the links
 it found, so a crawl killed at any moment resumes with what it had: pages
 done are not fetched again, the frontier goes on.
@@ -137,7 +137,7 @@ class CrawlState:
         self.db.execute("BEGIN")
         self.set("gen", g)
         self.db.execute("UPDATE pages SET state='queued', changed=0 WHERE state IN "
-                        "('done', 'error')")
+                        "('done', 'error', 'skipped')")
         self.db.execute("COMMIT")
         return g
 
