@@ -56,6 +56,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="pages compared with each template's key page (default 4)")
     g.add_argument("--cluster-threshold", type=float, default=0.5,
                    help="structure similarity to join a template cluster (default 0.5)")
+    g.add_argument("--site-index", choices=("sample", "all", "none"), default="sample",
+                   help="repeated-text evidence from the first 24 pages (default, as temex "
+                        "batch), from every page, or none")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     c.set_defaults(func=cmd_crawl)
     return c
@@ -70,7 +73,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
                         allow_private=args.allow_private, timeout=args.timeout,
                         max_bytes=args.max_bytes, output_format=args.format,
                         warc=args.warc, dedupe=not args.no_dedupe, n_pages=args.n_pages,
-                        cluster_threshold=args.cluster_threshold)
+                        cluster_threshold=args.cluster_threshold,
+                        site_index=args.site_index)
     _, summary = run_crawl(args.url, args.output, opts, progress=not args.quiet)
     if not summary["usable"]:  # said even with --quiet
         first = next((n for n in summary.get("first_errors", [])), "")

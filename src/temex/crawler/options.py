@@ -24,7 +24,10 @@ class CrawlOptions:
     ``cluster_threshold``, ``dedupe`` and ``near_dup_bits`` (near-duplicates:
     64-bit simhashes of the main text within this Hamming distance; 6 bits is
     about 95% cosine similarity of the word 3-shingles), ``warc`` (keep
-    the raw responses in ``OUTDIR/responses.warc.gz``), ``detector``
+    the raw responses in ``OUTDIR/responses.warc.gz``), ``site_index``
+    (the repeated-text evidence: ``sample``, the first ``index_pages`` pages
+    in crawl order, as ``temex batch`` does; ``all`` pages; ``none``),
+    ``detector``
     (``VoteDetector`` parameters).
     """
 
@@ -43,5 +46,7 @@ class CrawlOptions:
     cluster_threshold: float = 0.5
     dedupe: bool = True
     near_dup_bits: int = 6
+    site_index: str = "sample"
+    index_pages: int = 24
     warc: bool = False
     detector: dict[str, Any] = field(default_factory=dict)

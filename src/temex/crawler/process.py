@@ -13,8 +13,12 @@ content, the template fitted once per template cluster.
    whose sample pages are unchanged since the last run is loaded, not
    fitted again. A page alone in its cluster gets page-level extraction (no
    template mask; the site's repeated text still applies).
-3. One site index (:class:`temex.template.site_index.SiteIndex`) of every
-   page; main content with :func:`temex.content.extract.main_content`.
+3. One site index (:class:`temex.template.site_index.SiteIndex`, repeated
+   block texts) of the first ``index_pages`` pages in crawl order, as
+   ``temex batch`` counts its sample (``site_index="all"``: every page;
+   ``"none"``: no repeated-text evidence; docs/CRAWL.md measures the three);
+   main content with :func:`temex.content.extract.main_content` (a page
+   outside the counted ones is not discounted).
 4. Near-duplicates: pages whose main text has the same hash, or whose
    64-bit simhash (word 3-shingles) is within ``near_dup_bits`` bits of an
    earlier page's, are written once; the others point to it
@@ -37,7 +41,7 @@ from typing import Any
 from ..site.sources.http import USER_AGENT
 from ..batch.grouping import cluster
 from ..content.extract import Content, extract_content, main_content
-from ..errors import ParseError
+from ..errors import ParameterError, ParseError
 from ..page.dom import Document, parse
 from ..page.files import unusable
 from ..site.links import get_links
@@ -50,7 +54,10 @@ from .options import CrawlOptions
 from .state import CrawlState, PageRow
 from .urls import canonical, output_path, url_key
 
-__all__ = ["PageResult", "page_meta", "simhash", "process_pages", "write_if_changed"]
+#: Which pages the site index (repeated text) counts: see :class:`CrawlOptions`.
+SITE_INDEX_MODES = ("sample", "all", "none")
+
+__all__ = ["SITE_INDEX_MODES", "PageResult", "page_meta", "simhash", "process_pages", "write_if_changed"]
 
 
 @dataclass
@@ -253,7 +260,11 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
     for c, g in enumerate(groups):
         for m in g:
             cluster_of[unique[m]] = c
-    index = SiteIndex(udocs, hashed=True)
+    if opts.site_index not in SITE_INDEX_MODES:
+        raise ParameterError(f"site_index must be one of {', '.join(SITE_INDEX_MODES)}")
+    index_docs = {"all": udocs, "sample": udocs[:max(1, opts.index_pages)],
+                  "none": []}[opts.site_index]
+    index = SiteIndex(index_docs, hashed=True)
     links = {id(docs[unique[m]][2]): _link_keys(docs[unique[m]][2])
              for g in groups if len(g) > 1 for m in g}
     sigs_old: dict[str, str] = state.get("template_signatures", {}) or {}
