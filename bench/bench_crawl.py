@@ -48,7 +48,7 @@ def data_dir() -> Path:
     sys.exit("shared data not found (set TEMEX_DATA)")
 
 
-def gold_text(path: Path, site) -> str | None:  # noqa: ANN001
+def gold_text(path: Path, site) -> str | None:
     doc = parse(path.read_bytes(), url=str(path))
     try:
         gm = gold_mask(doc, site.content_selector, site.template_selector)

@@ -25,12 +25,11 @@ from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
+from conftest import DATA
 
 import temex
 from temex.crawler.sitemaps import parse_sitemap
 from temex.crawler.urls import canonical, default_scope, in_scope, output_path, url_key
-
-from conftest import DATA
 
 pytestmark = pytest.mark.timeout(180)
 REPO = Path(__file__).resolve().parents[1]
@@ -114,7 +113,7 @@ def site_root(name: str) -> Path:
 
 
 def crawl_cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    p = subprocess.run([sys.executable, "-m", "temex", "crawl", *args, "--allow-private"],
+    p = subprocess.run([sys.executable, "-m", "temex", "crawl", *args, "--allow-private"], check=False,
                        capture_output=True, text=True, env=ENV, timeout=150)
     if check:
         assert p.returncode == 0, p.stderr
@@ -368,7 +367,7 @@ def _synthetic_site(root: Path) -> None:
 
 def test_near_duplicates_are_written_once_and_point_to_it(tmp_path: Path) -> None:
     _synthetic_site(tmp_path / "site")
-    with serve(tmp_path / "site") as (base, srv):
+    with serve(tmp_path / "site") as (base, _srv):
         results = list(temex.crawl(base + "/", tmp_path / "out", allow_private=True))
     by_path = {urlsplit(r.url).path: r for r in results}
     assert len(results) == 8
@@ -386,7 +385,7 @@ def test_warc_output_is_read_by_temex_batch(tmp_path: Path) -> None:
     pytest.importorskip("fastwarc")
     from temex.batch.readers import index_inputs
     site = Path(temex.__file__).parent / "demo" / "greenleaf" / "www"
-    with serve(site) as (base, srv):
+    with serve(site) as (base, _srv):
         crawl_cli(base + "/", "-o", str(tmp_path / "out"), "--warc")
     rows = read_index(tmp_path / "out")
     entries, _ = index_inputs([str(tmp_path / "out" / "responses.warc.gz")])
@@ -402,3 +401,16 @@ def test_guard_refuses_loopback_without_allow_private(tmp_path: Path) -> None:
                            timeout=60)
     assert p.returncode == 1 and "refused" in p.stderr
     assert srv.log == []
+
+
+def test_bad_start_and_foreign_outdir_fail_with_one_line(tmp_path: Path) -> None:
+    site = Path(temex.__file__).parent / "demo" / "greenleaf" / "www"
+    with serve(site) as (base, _srv):
+        p = crawl_cli(base + "/blog/", "-o", str(tmp_path / "a"), "--scope", base + "/about/",
+                      check=False)
+        assert p.returncode == 1 and "scope" in p.stderr and "Traceback" not in p.stderr
+        crawl_cli(base + "/blog/", "-o", str(tmp_path / "b"), "-q")
+        p = crawl_cli(base + "/about/", "-o", str(tmp_path / "b"), check=False)
+        assert p.returncode == 1 and "holds a crawl of" in p.stderr
+        p = crawl_cli("ftp://x/", "-o", str(tmp_path / "c"), check=False)
+        assert p.returncode == 1 and "Traceback" not in p.stderr

@@ -30,7 +30,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ..errors import ParameterError
+from ..errors import ParameterError, TemexError
 from .fetch import CrawlSource, FetchStats, crawl_frontier, print_progress
 from .options import CrawlOptions
 from .process import PageResult, process_pages
@@ -44,28 +44,28 @@ __all__ = ["CrawlOptions", "PageResult", "crawl", "run_crawl"]
 def _prepare(url: str, outdir: Path, opts: CrawlOptions) -> tuple[CrawlState, str, str, str]:
     start = canonical(url)
     if start is None:
-        raise ParameterError(f"not an http(s) URL: {url!r}")
+        raise ParameterError("url", "an http(s) URL", url)
     scope = canonical(opts.scope) if opts.scope else default_scope(start)
     if scope is None:
-        raise ParameterError(f"bad --scope {opts.scope!r}")
+        raise ParameterError("scope", "an http(s) URL prefix", opts.scope)
     if not (start.startswith(scope) or url_key(start) == url_key(scope)):
-        raise ParameterError(f"the start URL {start} is outside the scope {scope}")
+        raise ParameterError("scope", f"a URL prefix of the start URL {start}", scope)
     outdir.mkdir(parents=True, exist_ok=True)
     state = CrawlState(outdir / "crawl.sqlite")
-    old = state.get("start")
+    old = state.get_meta("start")
     if old is not None and old != start:
         state.close()
-        raise ParameterError(f"{outdir} holds a crawl of {old}; use another folder")
+        raise TemexError(f"{outdir} holds a crawl of {old}; use another folder")
     mode = "new"
     if old is None:
-        state.set("start", start)
-        state.set("gen", 0)
-    elif state.get("finished_gen") == state.gen:
+        state.set_meta("start", start)
+        state.set_meta("gen", 0)
+    elif state.get_meta("finished_gen") == state.gen:
         state.new_generation()
         mode = "recrawl"
     else:
         mode = "resume"
-    state.set("scope", scope)
+    state.set_meta("scope", scope)
     state.add([(url_key(start), start, 0, "start")])
     return state, start, scope, mode
 
@@ -100,7 +100,7 @@ def run_crawl(url: str, outdir: str | Path, options: CrawlOptions | None = None,
             print(file=sys.stderr)
         t1 = time.perf_counter()
         results, counts = process_pages(state, out, opts)
-        state.set("finished_gen", state.gen)
+        state.set_meta("finished_gen", state.gen)
         summary = {"start": start, "scope": scope, "mode": mode, "generation": state.gen,
                    "fetched": fstats.fetched, "requests": source.n_requests,
                    "robots_requests": source.n_robots,

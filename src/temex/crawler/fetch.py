@@ -139,7 +139,7 @@ async def crawl_frontier(state: CrawlState, start: str, scope: str, opts: CrawlO
     stats.delay = max(opts.delay, stats.crawl_delay or 0.0)
     pacer = _Pacer(stats.delay)
     gen = state.gen
-    if opts.sitemaps and state.get("sitemaps_gen") != gen:
+    if opts.sitemaps and state.get_meta("sitemaps_gen") != gen:
         listed = list(rules.sitemaps) if rules is not None else []
         urls, errs = await sitemap_urls(source, start, listed)
         stats.notes.extend(errs)
@@ -151,7 +151,7 @@ async def crawl_frontier(state: CrawlState, start: str, scope: str, opts: CrawlO
         if opts.max_depth is None or opts.max_depth >= 1:
             state.add(found)
         stats.sitemap_urls = len(found)
-        state.set("sitemaps_gen", gen)
+        state.set_meta("sitemaps_gen", gen)
 
     inflight: dict[asyncio.Task[FetchResult], PageRow] = {}
 

@@ -38,7 +38,6 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
-from ..site.sources.http import USER_AGENT
 from ..batch.grouping import cluster
 from ..content.extract import Content, extract_content, main_content
 from ..errors import ParameterError, ParseError
@@ -46,6 +45,7 @@ from ..page.dom import Document, parse
 from ..page.files import unusable
 from ..site.links import get_links
 from ..site.pool import rank_by_similarity
+from ..site.sources.http import USER_AGENT
 from ..template.detectors.vote import VoteDetector
 from ..template.saved import SavedTemplate
 from ..template.site_index import SiteIndex
@@ -57,7 +57,7 @@ from .urls import canonical, output_path, url_key
 #: Which pages the site index (repeated text) counts: see :class:`CrawlOptions`.
 SITE_INDEX_MODES = ("sample", "all", "none")
 
-__all__ = ["SITE_INDEX_MODES", "PageResult", "page_meta", "simhash", "process_pages", "write_if_changed"]
+__all__ = ["SITE_INDEX_MODES", "PageResult", "page_meta", "process_pages", "simhash", "write_if_changed"]
 
 
 @dataclass
@@ -261,13 +261,13 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         for m in g:
             cluster_of[unique[m]] = c
     if opts.site_index not in SITE_INDEX_MODES:
-        raise ParameterError(f"site_index must be one of {', '.join(SITE_INDEX_MODES)}")
+        raise ParameterError("site_index", " or ".join(SITE_INDEX_MODES), opts.site_index)
     index_docs = {"all": udocs, "sample": udocs[:max(1, opts.index_pages)],
                   "none": []}[opts.site_index]
     index = SiteIndex(index_docs, hashed=True)
     links = {id(docs[unique[m]][2]): _link_keys(docs[unique[m]][2])
              for g in groups if len(g) > 1 for m in g}
-    sigs_old: dict[str, str] = state.get("template_signatures", {}) or {}
+    sigs_old: dict[str, str] = state.get_meta("template_signatures", {}) or {}
     sigs: dict[str, str] = {}
     saved: dict[int, SavedTemplate] = {}
     n_fitted = n_reused = 0
@@ -291,7 +291,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
                 st = None
         if st is None:
             model = VoteDetector(**opts.detector).fit(key, sample).model_
-            st = SavedTemplate.from_models([model], site=str(state.get("start", "")))
+            st = SavedTemplate.from_models([model], site=str(state.get_meta("start", "")))
             st.site_index = index
             tdir.mkdir(parents=True, exist_ok=True)
             st.save(path)
@@ -299,7 +299,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         st.site_index = index
         saved[c] = st
         sigs[name] = sig
-    state.set("template_signatures", sigs)
+    state.set_meta("template_signatures", sigs)
 
     # 3-4. main content, near-duplicates
     by_hash: dict[str, str] = {}
@@ -334,7 +334,6 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
                 by_hash[r.content_hash] = r.url
 
     # 5. files
-    pdir = outdir / "pages"
     suffix = ".md" if opts.output_format == "markdown" else ".txt"
     used: dict[str, str] = {}
     n_written = n_same = 0
@@ -349,8 +348,8 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
             rel = f"{stem}_{blake2b(r.url.encode(), digest_size=4).hexdigest()}{suffix}"
         used[rel] = r.url
         r.path = "pages/" + rel
-        body = (_front_matter(r) + r.markdown + "\n") if suffix == ".md" else r.text + "\n"
-        data = body.encode("utf-8")
+        page = (_front_matter(r) + r.markdown + "\n") if suffix == ".md" else r.text + "\n"
+        data = page.encode("utf-8")
         if write_if_changed(outdir / r.path, data):
             n_written += 1
         else:

@@ -19,9 +19,9 @@ from ..site.sources.http import HttpSource
 
 __all__ = ["parse_sitemap", "sitemap_urls"]
 
-_LOC = re.compile(rb"<(?:[\w-]+:)?loc\s*>\s*(.*?)\s*</(?:[\w-]+:)?loc\s*>", re.S | re.I)
-_INDEX = re.compile(rb"<(?:[\w-]+:)?sitemapindex[\s>]", re.I)
-_CDATA = re.compile(r"^<!\[CDATA\[(.*)\]\]>$", re.S)
+_LOC = re.compile(rb"<(?:[\w-]+:)?loc\s*>\s*(.*?)\s*</(?:[\w-]+:)?loc\s*>", re.DOTALL | re.IGNORECASE)
+_INDEX = re.compile(rb"<(?:[\w-]+:)?sitemapindex[\s>]", re.IGNORECASE)
+_CDATA = re.compile(r"^<!\[CDATA\[(.*)\]\]>$", re.DOTALL)
 
 
 def _gunzip(data: bytes, cap: int) -> bytes:

@@ -61,11 +61,11 @@ class CrawlState:
         self.db.close()
 
     # -- meta ------------------------------------------------------------------
-    def get(self, k: str, default: Any = None) -> Any:
+    def get_meta(self, k: str, default: Any = None) -> Any:
         row = self.db.execute("SELECT v FROM meta WHERE k=?", (k,)).fetchone()
         return json.loads(row[0]) if row else default
 
-    def set(self, k: str, v: Any) -> None:
+    def set_meta(self, k: str, v: Any) -> None:
         self.db.execute("INSERT INTO meta(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v=excluded.v",
                         (k, json.dumps(v)))
 
@@ -84,7 +84,7 @@ class CrawlState:
 
     @property
     def gen(self) -> int:
-        return int(self.get("gen", 0))
+        return int(self.get_meta("gen", 0))
 
     def next_queued(self, limit: int, max_depth: int | None, exclude: set[int]) -> list[PageRow]:
         q = "SELECT * FROM pages WHERE state='queued'"
@@ -135,7 +135,7 @@ class CrawlState:
         """Queue every known page again for a re-crawl; returns the new generation."""
         g = self.gen + 1
         self.db.execute("BEGIN")
-        self.set("gen", g)
+        self.set_meta("gen", g)
         self.db.execute("UPDATE pages SET state='queued', changed=0 WHERE state IN "
                         "('done', 'error', 'skipped')")
         self.db.execute("COMMIT")

@@ -24,8 +24,15 @@ from yarl import URL
 
 from ..site.links import _is_resource, normalize_url
 
-__all__ = ["TRACKING_PARAMS", "canonical", "url_key", "default_scope", "in_scope",
-           "output_path", "is_resource"]
+__all__ = [
+    "TRACKING_PARAMS",
+    "canonical",
+    "default_scope",
+    "in_scope",
+    "is_resource",
+    "output_path",
+    "url_key",
+]
 
 #: Query parameters that never change a page (tracking and session ids),
 #: lower case; names ending in ``*`` are prefixes.
@@ -35,7 +42,7 @@ TRACKING_PARAMS = frozenset({
     "oly_anon_id", "wickedid", "jsessionid", "phpsessid", "aspsessionid*", "sid", "sessionid",
     "session_id", "cfid", "cftoken", "zenid", "oscsid", "sessid"})
 _PREFIXES = tuple(p[:-1] for p in TRACKING_PARAMS if p.endswith("*"))
-_PATH_SESSION = re.compile(r";(?:jsessionid|phpsessid|sid|sessionid)=[^/?#]*", re.I)
+_PATH_SESSION = re.compile(r";(?:jsessionid|phpsessid|sid|sessionid)=[^/?#]*", re.IGNORECASE)
 
 
 def _tracking(name: str) -> bool:
@@ -102,7 +109,7 @@ def is_resource(url: str) -> bool:
 
 
 _UNSAFE = re.compile(r"[^\w.\-~]+", re.UNICODE)
-_PAGE_SUFFIX = re.compile(r"\.(?:html?|xhtml|shtml|php\d?|aspx?|jsp|cfm)$", re.I)
+_PAGE_SUFFIX = re.compile(r"\.(?:html?|xhtml|shtml|php\d?|aspx?|jsp|cfm)$", re.IGNORECASE)
 
 
 def _segment(s: str) -> str:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import gzip
 import uuid
+from base64 import b32encode
 from datetime import datetime, timezone
 from hashlib import sha1
-from base64 import b32encode
-from pathlib import Path
 from http import HTTPStatus
+from pathlib import Path
 
 from ..site.sources.base import FetchResult
 
@@ -47,7 +47,7 @@ class WarcWriter:
                 f"WARC-Date: {date}\r\nWARC-Target-URI: {target}\r\n"
                 f"WARC-Payload-Digest: {digest}\r\n"
                 f"Content-Type: application/http; msgtype=response\r\n"
-                f"Content-Length: {len(block)}\r\n\r\n").encode("utf-8") + block + b"\r\n\r\n"
+                f"Content-Length: {len(block)}\r\n\r\n").encode() + block + b"\r\n\r\n"
         with open(self.path, "ab") as f:
             f.write(gzip.compress(warc))
         self.n += 1
