@@ -9,7 +9,7 @@ def test_exported_members() -> None:
     assert sorted(temex.__all__) == sorted([
         "ChunksDetector", "Document", "IntersectDetector", "RTDMDetector", "ModelFormatError", "NotFittedError",
         "PageLoadError", "ParameterError", "ParseError", "TemexError", "TemplateModel",
-        "VoteDetector", "etdm", "explore", "extract_files", "get_detector", "get_equality",
+        "VoteDetector", "crawl", "etdm", "explore", "extract_files", "get_detector", "get_equality",
         "parse", "render",
     ])
     for name in temex.__all__:

@@ -21,7 +21,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PKG = SRC / "temex"
 
 LAYERS = {"errors": 0, "demo": 0, "page": 1, "template": 2, "site": 3, "content": 4,
-          "batch": 5, "web": 5, "api": 5, "evaluate": 5, "cli": 6}
+          "batch": 5, "crawler": 5, "web": 5, "api": 5, "evaluate": 5, "cli": 6}
 
 
 def module_name(path: Path) -> str:

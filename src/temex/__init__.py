@@ -46,6 +46,7 @@ __all__ = [
     "TemexError",
     "TemplateModel",
     "VoteDetector",
+    "crawl",
     "etdm",
     "explore",
     "extract_files",
@@ -62,6 +63,10 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 def __getattr__(name: str) -> object:
     # explore loads the network stack (aiohttp): imported on first use only.
+    if name == "crawl":  # the crawler (network stack), on first use too
+        from .crawler import crawl
+
+        return crawl
     if name == "explore":
         from .site.explore import explore
 

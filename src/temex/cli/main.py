@@ -15,14 +15,14 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ParameterError, TemexError
-from . import batch, candidates, content, demo, extract, fit, serve, strip
+from . import batch, candidates, content, crawl, demo, extract, fit, serve, strip
 from . import eval as eval_
 from .common import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, MissingExtra, UsageError
 
 __all__ = ["build_parser", "main"]
 
 #: Sub-command modules in the order ``temex --help`` lists them.
-COMMANDS = (extract, eval_, candidates, demo, serve, content, fit, strip, batch)
+COMMANDS = (extract, eval_, candidates, demo, serve, content, fit, strip, batch, crawl)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -65,6 +65,11 @@ class FetchResult:
         True when the body was read from the on-disk cache.
     elapsed : float
         Seconds spent.
+    redirects : list of str
+        The redirect targets followed, in order.
+    headers : dict
+        Response headers a crawler keeps (``ETag``, ``Last-Modified``,
+        ``Content-Type``, ``Date``); status 304 answers a conditional request.
     """
 
     url: str
@@ -77,6 +82,7 @@ class FetchResult:
     from_cache: bool = False
     elapsed: float = 0.0
     redirects: list[str] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

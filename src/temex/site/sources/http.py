@@ -53,6 +53,8 @@ except PackageNotFoundError:  # pragma: no cover
 #: User-Agent sent with every request.
 USER_AGENT = f"temex/{_VERSION} (+template extraction)"
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+#: Response headers copied into :attr:`FetchResult.headers`.
+_KEPT_HEADERS = ("ETag", "Last-Modified", "Content-Type", "Date")
 
 
 class _Refused(Exception):
@@ -240,9 +242,9 @@ class HttpSource(PageSource):
             self.n_network += 1
         return res
 
-    async def _get_network(self, url: str, *, page: bool) -> FetchResult:
+    async def _get_network(self, url: str, *, page: bool, cap: int = 0) -> FetchResult:
         current, seen, redirects = url, {url}, []
-        cap = self.max_bytes if page else 512 * 1024
+        cap = cap or (self.max_bytes if page else 512 * 1024)
         try:
             for _ in range(self.max_redirects + 1):
                 u = URL(current)
@@ -255,7 +257,8 @@ class HttpSource(PageSource):
                         raise _Refused(f"refused: {e}") from None
                 session = self._get_session()
                 sem = self._host_sem.setdefault(u.host, asyncio.Semaphore(self.concurrency))
-                async with sem, session.get(u, allow_redirects=False) as resp:
+                extra = self.request_headers(url) if current == url else None
+                async with sem, session.get(u, allow_redirects=False, headers=extra) as resp:
                     if resp.status in _REDIRECTS:
                         loc = resp.headers.get("Location")
                         if not loc:
@@ -278,9 +281,10 @@ class HttpSource(PageSource):
                     if length is not None and length > cap:
                         raise _Refused(f"too large (Content-Length {length} > {cap} bytes)")
                     body = await self._read_body(resp, cap)
+                    kept = {h: resp.headers[h] for h in _KEPT_HEADERS if h in resp.headers}
                     return FetchResult(url, current, status=resp.status, body=body,
                                        charset=charset, media_type=mime or "text/html",
-                                       redirects=redirects)
+                                       redirects=redirects, headers=kept)
             raise _Refused(f"too many redirects (more than {self.max_redirects})")
         except _Refused as e:
             return FetchResult(url, current, error=str(e), redirects=redirects)
@@ -311,6 +315,45 @@ class HttpSource(PageSource):
         except aiohttp.ClientError as e:
             return FetchResult(url, current, error=f"HTTP client error ({_first_line(e)})",
                                redirects=redirects)
+
+    def request_headers(self, url: str) -> dict[str, str] | None:
+        """Extra headers for the first request of ``url`` (none here; a crawler
+        overrides it to send conditional requests: ``If-None-Match``,
+        ``If-Modified-Since``; a 304 answer is a result with status 304 and
+        an empty body)."""
+        return None
+
+    async def get_resource(self, url: str, max_bytes: int = 512 * 1024) -> FetchResult:
+        """Fetch a non-page resource (a sitemap): any media type, at most
+        ``max_bytes``, the address guard on every hop, robots.txt obeyed; not
+        counted as a page load, never cached."""
+        try:
+            u = URL(url)
+        except ValueError as e:
+            return FetchResult(url, url, error=f"bad URL ({e})")
+        if u.scheme not in ("http", "https") or not u.host:
+            return FetchResult(url, url, error=f"unsupported URL {url!r}")
+        if self.respect_robots:
+            refusal = await self._robots_refusal(u)
+            if refusal:
+                return FetchResult(url, url, error=refusal)
+        return await self._get_network(url, page=False, cap=max_bytes)
+
+    async def robots(self, url: str) -> Protego | None:
+        """The robots.txt rules of ``url``'s origin (loaded once per run), or
+        None when there are none or they are not obeyed; for ``Crawl-delay``
+        and ``Sitemap`` lines."""
+        if not self.respect_robots:
+            return None
+        try:
+            u = URL(url)
+        except ValueError:
+            return None
+        if u.scheme not in ("http", "https") or not u.host:
+            return None
+        await self._robots_refusal(u)
+        rules = self._robots.get(str(u.origin()))
+        return rules if isinstance(rules, Protego) else None
 
     async def _read_body(self, resp: aiohttp.ClientResponse, cap: int) -> bytes:
         coding = resp.headers.get("Content-Encoding", "").strip().lower()

@@ -1,0 +1,52 @@
+"""Options of a crawl (the flags of ``temex crawl``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["CrawlOptions"]
+
+
+@dataclass
+class CrawlOptions:
+    """Knobs of ``temex crawl`` / :func:`temex.crawl`.
+
+    Discovery: ``scope`` (URL prefix; default the start URL's scheme, host and
+    folder), ``max_pages`` (pages fetched per run), ``max_depth`` (links from
+    the start page; sitemap pages count as depth 1), ``sitemaps``.
+    Politeness: ``concurrency`` (requests at a time), ``delay`` (seconds
+    between request starts; robots.txt ``Crawl-delay`` wins when larger),
+    ``respect_robots``, ``allow_private`` (else the address guard refuses
+    private, loopback and link-local addresses), ``timeout``, ``max_bytes``.
+    Processing: ``output_format`` (``markdown`` or ``text``),
+    ``n_pages`` (pages compared with each template's key page),
+    ``cluster_threshold``, ``dedupe`` and ``near_dup_bits`` (near-duplicates:
+    64-bit simhashes of the main text within this Hamming distance; 6 bits is
+    about 95% cosine similarity of the word 3-shingles), ``warc`` (keep
+    the raw responses in ``OUTDIR/responses.warc.gz``), ``site_index``
+    (the repeated-text evidence: ``sample``, the first ``index_pages`` pages
+    in crawl order, as ``temex batch`` does; ``all`` pages; ``none``),
+    ``detector``
+    (``VoteDetector`` parameters).
+    """
+
+    scope: str | None = None
+    max_pages: int = 1000
+    max_depth: int | None = None
+    sitemaps: bool = True
+    concurrency: int = 4
+    delay: float = 0.0
+    respect_robots: bool = True
+    allow_private: bool = False
+    timeout: float = 20.0
+    max_bytes: int = 5 * 1024 * 1024
+    output_format: str = "markdown"
+    n_pages: int = 4
+    cluster_threshold: float = 0.5
+    dedupe: bool = True
+    near_dup_bits: int = 6
+    site_index: str = "sample"
+    index_pages: int = 24
+    warc: bool = False
+    detector: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,379 @@
+"""The processing half of ``temex crawl``: every fetched page to its main
+content, the template fitted once per template cluster.
+
+1. Every page fetched (``done`` rows, in order of depth then URL, so the
+   result does not depend on the order the fetches completed in) is parsed
+   from its stored body; pages with the same DOM are counted once.
+2. Template clusters (:func:`temex.batch.grouping.cluster`, Jaccard of
+   ``tag.class`` vocabularies). A cluster of two pages or more is fitted once
+   (``VoteDetector``: its first page as key page against ``n_pages`` of its
+   members, those linked both ways with the key page first — the n-complete
+   subdigraph of the links paper where the links allow — then the most
+   similar) and saved as ``OUTDIR/templates/cK.template.json``; a template
+   whose sample pages are unchanged since the last run is loaded, not
+   fitted again. A page alone in its cluster gets page-level extraction (no
+   template mask; the site's repeated text still applies).
+3. One site index (:class:`temex.template.site_index.SiteIndex`, repeated
+   block texts) of the first ``index_pages`` pages in crawl order, as
+   ``temex batch`` counts its sample (``site_index="all"``: every page;
+   ``"none"``: no repeated-text evidence; docs/CRAWL.md measures the three);
+   main content with :func:`temex.content.extract.main_content` (a page
+   outside the counted ones is not discounted).
+4. Near-duplicates: pages whose main text has the same hash, or whose
+   64-bit simhash (word 3-shingles) is within ``near_dup_bits`` bits of an
+   earlier page's, are written once; the others point to it
+   (``duplicate_of``).
+5. One file per page mirroring its URL path under ``OUTDIR/pages/``, written
+   only when its bytes change; ``OUTDIR/index.jsonl``; ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from hashlib import blake2b
+from pathlib import Path
+from typing import Any
+
+from ..batch.grouping import cluster
+from ..content.extract import Content, extract_content, main_content
+from ..errors import ParameterError, ParseError
+from ..page.dom import Document, parse
+from ..page.files import unusable
+from ..site.links import get_links
+from ..site.pool import rank_by_similarity
+from ..site.sources.http import USER_AGENT
+from ..template.detectors.vote import VoteDetector
+from ..template.saved import SavedTemplate
+from ..template.site_index import SiteIndex
+from .fetch import body_path
+from .options import CrawlOptions
+from .state import CrawlState, PageRow
+from .urls import canonical, output_path, url_key
+
+#: Which pages the site index (repeated text) counts: see :class:`CrawlOptions`.
+SITE_INDEX_MODES = ("sample", "all", "none")
+
+__all__ = ["SITE_INDEX_MODES", "PageResult", "page_meta", "process_pages", "simhash", "write_if_changed"]
+
+
+@dataclass
+class PageResult:
+    """One page of a crawl: its index row, and its main content."""
+
+    url: str
+    final_url: str | None = None
+    status: int | None = None
+    depth: int = 0
+    title: str = ""
+    meta: dict[str, str] = field(default_factory=dict)
+    template: str | None = None
+    content_hash: str | None = None
+    duplicate_of: str | None = None
+    path: str | None = None
+    changed: bool = False
+    error: str | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    text: str = field(default="", repr=False)
+    markdown: str = field(default="", repr=False)
+
+    def row(self) -> dict[str, Any]:
+        """The JSONL index row (no content)."""
+        d = asdict(self)
+        d.pop("text")
+        d.pop("markdown")
+        return d
+
+
+_META_NAMES = {"description": "description", "og:description": "description",
+               "author": "author", "article:author": "author", "keywords": "keywords",
+               "article:published_time": "published", "date": "published",
+               "dc.date": "published", "article:modified_time": "modified",
+               "og:site_name": "site_name", "og:type": "type", "og:title": "og_title"}
+
+
+def page_meta(doc: Document) -> tuple[str, dict[str, str]]:
+    """Title (``<title>``, else ``og:title``) and metadata fields (description,
+    author, keywords, published, modified, site_name, type, lang, canonical)."""
+    title, meta = "", {}
+    lang = dict(doc.attrs[0]).get("lang", "") if len(doc) else ""
+    if lang:
+        meta["lang"] = lang.strip()
+    end = doc.body if doc.body >= 0 else len(doc)
+    for i in range(end):
+        t = doc.tag[i]
+        if t == "title" and not title:
+            title = doc.subtree_text(i).strip()
+        elif t == "meta":
+            a = dict(doc.attrs[i])
+            name = (a.get("name") or a.get("property") or "").strip().lower()
+            field_ = _META_NAMES.get(name)
+            content = a.get("content", "").strip()
+            if field_ and content and field_ not in meta:
+                meta[field_] = content[:1000]
+        elif t == "link":
+            a = dict(doc.attrs[i])
+            if "canonical" in a.get("rel", "").lower().split() and a.get("href"):
+                c = canonical(a["href"], doc.url)
+                if c:
+                    meta.setdefault("canonical", c)
+    og = meta.pop("og_title", "")
+    return (title or og)[:1000], meta
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def simhash(text: str) -> int:
+    """64-bit simhash of ``text``'s word 3-shingles (Charikar 2002)."""
+    words = _WORD.findall(text.lower())
+    grams = [" ".join(words[k:k + 3]) for k in range(max(1, len(words) - 2))]
+    acc = [0] * 64
+    for g in grams:
+        h = int.from_bytes(blake2b(g.encode(), digest_size=8).digest(), "big")
+        for b in range(64):
+            acc[b] += 1 if h >> b & 1 else -1
+    return sum(1 << b for b in range(64) if acc[b] > 0)
+
+
+class _NearDup:
+    """Simhashes seen, found within ``bits`` bits by banding (``bits + 1``
+    bands: two hashes within ``bits`` share at least one band exactly)."""
+
+    def __init__(self, bits: int) -> None:
+        self.bits = bits
+        self.bands = bits + 1
+        self.width = 64 // self.bands
+        self.table: dict[tuple[int, int], list[tuple[int, str]]] = {}
+
+    def _keys(self, h: int) -> list[tuple[int, int]]:
+        mask = (1 << self.width) - 1
+        return [(b, (h >> (b * self.width)) & mask) for b in range(self.bands)]
+
+    def find(self, h: int) -> str | None:
+        for k in self._keys(h):
+            for other, url in self.table.get(k, ()):
+                if bin(h ^ other).count("1") <= self.bits:
+                    return url
+        return None
+
+    def add(self, h: int, url: str) -> None:
+        for k in self._keys(h):
+            self.table.setdefault(k, []).append((h, url))
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` atomically unless the file already holds it."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return True
+
+
+def _front_matter(r: PageResult) -> str:
+    lines = ["---", f"url: {json.dumps(r.final_url or r.url, ensure_ascii=False)}"]
+    if r.title:
+        lines.append(f"title: {json.dumps(r.title, ensure_ascii=False)}")
+    for k in ("description", "author", "published", "lang"):
+        if k in r.meta:
+            lines.append(f"{k}: {json.dumps(r.meta[k], ensure_ascii=False)}")
+    return "\n".join(lines + ["---", "", ""])
+
+
+def _sample(key: Document, members: Sequence[Document], links: dict[int, set[str]],
+            n: int) -> list[Document]:
+    """Up to ``n`` pages to compare with ``key``: linked both ways with it
+    first, then the most similar."""
+    kk = url_key(key.url)
+    mine = links.get(id(key), set())
+    mutual = [d for d in members if url_key(d.url) in mine and kk in links.get(id(d), set())]
+    if len(mutual) >= n:
+        return rank_by_similarity(key, mutual, n)
+    rest = [d for d in members if not any(d is m for m in mutual)]
+    return mutual + rank_by_similarity(key, rest, n - len(mutual))
+
+
+def _signature(key_hash: str, sample: Sequence[str], opts: CrawlOptions) -> str:
+    blob = json.dumps([USER_AGENT, key_hash, sorted(sample), opts.n_pages, opts.detector],
+                      sort_keys=True)
+    return blake2b(blob.encode(), digest_size=12).hexdigest()
+
+
+def _link_keys(doc: Document) -> set[str]:
+    out = set()
+    for link in get_links(doc, same_site_only=True):
+        c = canonical(link.url)
+        if c:
+            out.add(url_key(c))
+    return out
+
+
+def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
+                  log: Any = None) -> tuple[list[PageResult], dict[str, Any]]:
+    """Main content of every fetched page; outputs written. Returns the page
+    results (crawl order: depth, then URL) and the processing counts."""
+    raw = outdir / "raw"
+    rows = state.pages(("done", "error", "skipped"))
+    results: list[PageResult] = []
+    docs: list[tuple[PageResult, PageRow, Document]] = []
+    for row in rows:
+        r = PageResult(url=row["url"], final_url=row["final_url"], status=row["status"],
+                       depth=row["depth"], changed=bool(row["changed"]), error=row["error"])
+        results.append(r)
+        if row["state"] != "done":
+            continue
+        try:
+            body = body_path(raw, row["body_hash"]).read_bytes()
+            doc = parse(body, url=row["final_url"] or row["url"],
+                        declared_encoding=row["charset"])
+        except (OSError, ParseError, ValueError, TypeError) as e:
+            r.error = f"stored body unreadable ({e})"
+            continue
+        reason = unusable(doc)
+        if reason:
+            r.error = reason
+            continue
+        r.title, r.meta = page_meta(doc)
+        r.stats["bytes"] = len(body)
+        docs.append((r, row, doc))
+
+    # 1-2. one document per distinct DOM; template clusters; fit per cluster
+    first: dict[int, int] = {}
+    unique: list[int] = []
+    for k, (_, _, doc) in enumerate(docs):
+        h = doc.subtree_hash[0]
+        if h not in first:
+            first[h] = k
+            unique.append(k)
+    udocs = [docs[k][2] for k in unique]
+    groups = cluster(udocs, opts.cluster_threshold) if udocs else []
+    cluster_of: dict[int, int] = {}
+    for c, g in enumerate(groups):
+        for m in g:
+            cluster_of[unique[m]] = c
+    if opts.site_index not in SITE_INDEX_MODES:
+        raise ParameterError("site_index", " or ".join(SITE_INDEX_MODES), opts.site_index)
+    index_docs = {"all": udocs, "sample": udocs[:max(1, opts.index_pages)],
+                  "none": []}[opts.site_index]
+    index = SiteIndex(index_docs, hashed=True)
+    links = {id(docs[unique[m]][2]): _link_keys(docs[unique[m]][2])
+             for g in groups if len(g) > 1 for m in g}
+    sigs_old: dict[str, str] = state.get_meta("template_signatures", {}) or {}
+    sigs: dict[str, str] = {}
+    saved: dict[int, SavedTemplate] = {}
+    n_fitted = n_reused = 0
+    tdir = outdir / "templates"
+    hash_of = {id(d): row["body_hash"] for _, row, d in docs}
+    for c, g in enumerate(groups):
+        if len(g) < 2:
+            continue
+        key = udocs[g[0]]
+        members = [udocs[m] for m in g[1:]]
+        sample = _sample(key, members, links, max(1, opts.n_pages))
+        sig = _signature(hash_of[id(key)], [hash_of[id(d)] for d in sample], opts)
+        name = f"c{c}"
+        path = tdir / f"{name}.template.json"
+        st = None
+        if sigs_old.get(name) == sig and path.is_file():
+            try:
+                st = SavedTemplate.load(path)
+                n_reused += 1
+            except (OSError, ValueError):
+                st = None
+        if st is None:
+            model = VoteDetector(**opts.detector).fit(key, sample).model_
+            st = SavedTemplate.from_models([model], site=str(state.get_meta("start", "")))
+            st.site_index = index
+            tdir.mkdir(parents=True, exist_ok=True)
+            st.save(path)
+            n_fitted += 1
+        st.site_index = index
+        saved[c] = st
+        sigs[name] = sig
+    state.set_meta("template_signatures", sigs)
+
+    # 3-4. main content, near-duplicates
+    by_hash: dict[str, str] = {}
+    near = _NearDup(opts.near_dup_bits)
+    for k, (r, row, doc) in enumerate(docs):
+        c = cluster_of.get(first[doc.subtree_hash[0]], -1)
+        st = saved.get(c)
+        main: Content
+        if st is not None:
+            main = main_content(st, doc)
+            r.template = f"c{c}"
+        else:
+            main = extract_content(doc, index, None, member=index.member(doc))
+        r.text = main.text()
+        r.markdown = main.markdown() if opts.output_format == "markdown" else r.text
+        r.content_hash = blake2b(r.text.encode(), digest_size=12).hexdigest()
+        words = len(_WORD.findall(r.text))
+        r.stats.update(chars=len(r.text), words=words, blocks=len(main.chosen),
+                       cluster=f"c{c}", fitted=st is not None)
+        if not r.text:
+            r.stats["empty_reason"] = main.reason
+        if opts.dedupe and r.text:
+            twin = by_hash.get(r.content_hash)
+            if twin is None and words >= 20:
+                h = simhash(r.text)
+                twin = near.find(h)
+                if twin is None:
+                    near.add(h, r.url)
+            if twin is not None:
+                r.duplicate_of = twin
+            else:
+                by_hash[r.content_hash] = r.url
+
+    # 5. files
+    suffix = ".md" if opts.output_format == "markdown" else ".txt"
+    used: dict[str, str] = {}
+    n_written = n_same = 0
+    old_paths = {row["url"]: row["out_path"] for row in rows if row["out_path"]}
+    ids = {row["url"]: row["id"] for row in rows}
+    for r, row, doc in docs:
+        if r.duplicate_of is not None:
+            continue
+        rel = output_path(r.final_url or r.url, suffix)
+        if rel in used and used[rel] != r.url:
+            stem = rel[:-len(suffix)]
+            rel = f"{stem}_{blake2b(r.url.encode(), digest_size=4).hexdigest()}{suffix}"
+        used[rel] = r.url
+        r.path = "pages/" + rel
+        page = (_front_matter(r) + r.markdown + "\n") if suffix == ".md" else r.text + "\n"
+        data = page.encode("utf-8")
+        if write_if_changed(outdir / r.path, data):
+            n_written += 1
+        else:
+            n_same += 1
+    target = {r.url: r.path for r in results}
+    live = {r.path for r in results if r.path}
+    for r in results:
+        if r.duplicate_of is not None:
+            r.path = target.get(r.duplicate_of)
+        old = old_paths.get(r.url)
+        if old and old != r.path and old not in live:
+            try:
+                (outdir / old).unlink()
+            except OSError:
+                pass
+        state.set_output(ids[r.url], r.path, r.content_hash)
+    lines = "".join(json.dumps(r.row(), ensure_ascii=False) + "\n" for r in results)
+    write_if_changed(outdir / "index.jsonl", lines.encode("utf-8"))
+    counts = {"pages": len(results), "usable": len(docs), "distinct_doms": len(udocs),
+              "clusters": len(groups), "templates": len(saved),
+              "templates_fitted": n_fitted, "templates_reused": n_reused,
+              "page_level": sum(1 for r, _, _ in docs if r.template is None),
+              "duplicates": sum(1 for r in results if r.duplicate_of),
+              "files_written": n_written, "files_unchanged": n_same,
+              "errors": sum(1 for r in results if r.error),
+              "empty": sum(1 for r, _, _ in docs if not r.text)}
+    return results, counts
