@@ -54,6 +54,27 @@ def test_check_url_refuses_bad_urls(url):
         check_url(url, allow_private=True)
 
 
+EMBEDDED_V4 = ["2002:7f00:1::", "2002:a9fe:a9fe::", "2002:c0a8:101::1", "2002:a00:1::",
+               "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::a00:1", "::127.0.0.1",
+               "::ffff:0:7f00:1", "::ffff:a9fe:a9fe", "2001:0:4136:e378:8000:63bf:80ff:fffe"]
+
+
+@pytest.mark.parametrize("addr", EMBEDDED_V4)
+def test_guard_checks_ipv4_embedded_in_ipv6(addr, monkeypatch):
+    """6to4, NAT64, IPv4-compatible/mapped/translated and Teredo addresses
+    lead to their embedded IPv4 host: a private one is refused (issue 13 #7)."""
+    rec = ConnectRecorder(monkeypatch)
+    with pytest.raises(UrlRefused, match="refused"):
+        check_url(f"http://[{addr}]/")
+    assert rec.addresses == []
+
+
+def test_guard_accepts_6to4_of_a_public_address():
+    from temex.site.sources.netguard import is_public_address
+    assert is_public_address("2002:808:808::1")  # 6to4 of 8.8.8.8
+    assert is_public_address("2606:4700::1111")
+
+
 def test_allow_private_lifts_the_address_rule(monkeypatch):
     rec = ConnectRecorder(monkeypatch)
     assert check_url("http://127.0.0.1:9/x", allow_private=True) == "http://127.0.0.1:9/x"
