@@ -407,3 +407,29 @@ def test_missing_pages_dir_and_batch_input_say_why(tmp_path: Path,
     code, _, err = run_cli(capsys, "batch", str(tmp_path / "nowhere"),
                            "-o", str(tmp_path / "out"), "-q")
     assert code == 1 and "could be stripped" in err  # said even with --quiet
+
+
+# -- doctypes Lexbor cannot clone (issue 13 #4) ----------------------------
+
+@pytest.mark.parametrize("doctype", ["<!DOCTYPE html PUBLIC>", "<!DOCTYPE html SYSTEM>",
+                                     "<!doctype html public>", "<!DOCTYPE html PUBLIC ''>"])
+def test_doctype_without_identifier_renders(doctype: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from temex.web.views import VIEWS, view_html
+    key = doctype + page("a")
+    full_library(key, [page("b"), page("c")])
+    model = VoteDetector().fit(parse(key), [parse(page("b")), parse(page("c"))]).model_
+    for mode in VIEWS:
+        assert "Own text of page a" in view_html(model, mode)
+    write_site(tmp_path, {"k.html": key, "b.html": page("b"), "c.html": page("c")})
+    for fmt in ("annotated", "template"):
+        code, out, _ = run_cli(capsys, "extract", str(tmp_path / "k.html"), "--pages",
+                               str(tmp_path / "b.html"), str(tmp_path / "c.html"), "-f", fmt)
+        assert code == 0 and "Own text of page a" in out
+    code, _, _ = run_cli(capsys, "fit", str(tmp_path / "b.html"), str(tmp_path / "c.html"),
+                         "-o", str(tmp_path / "t.json"))
+    assert code == 0
+    for fmt in ("annotated", "template"):
+        code, out, _ = run_cli(capsys, "strip", str(tmp_path / "k.html"), "--template",
+                               str(tmp_path / "t.json"), "-f", fmt)
+        assert code == 0 and "Own text of page a" in out, out
