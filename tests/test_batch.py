@@ -274,3 +274,72 @@ def test_batch_content_quality_floor(tmp_path):
     assert len(unseen) == 16
     assert sum(score.values()) / len(score) >= 0.94
     assert sum(unseen) / len(unseen) >= 0.92
+
+
+# -- pool workers die with the batch process (issue 13 #6) -------------------
+
+_SLOW_POOL = """
+import sys, time
+from temex.batch.engines import run_tasks
+
+def slow(t):
+    time.sleep(30)
+    return t
+
+if __name__ == "__main__":
+    for _ in run_tasks(slow, list(range(4)), workers=2):
+        pass
+"""
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+def test_pool_workers_end_when_the_batch_is_killed(sig, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "slow_pool.py"
+    script.write_text(_SLOW_POOL)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, str(script)], env=env)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 20
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            workers = _children(proc.pid)
+        assert len(workers) >= 2, "the pool did not start"
+        time.sleep(0.5)  # the initializers have run
+        proc.send_signal(getattr(signal, sig))
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(w) for w in workers), "pool workers outlived the batch"
+    finally:
+        proc.kill()
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
