@@ -123,6 +123,46 @@ def test_api_refuses_private_urls_by_default(default_app, url):
     assert "refused" in err and "--allow-private" in err
 
 
+def _post_partial(base: str, headers: str, chunks: list[bytes]) -> bytes:
+    """Send a POST whose body is never finished; return what the server
+    answers within 5 s (b"" when it waits for the rest of the body)."""
+    import socket
+    import time
+    host, port = base.rsplit("/", 1)[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        s.sendall(("POST /api/extract HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Content-Type: application/json\r\n" + headers + "\r\n").encode())
+        try:
+            for c in chunks:
+                s.sendall(c)
+        except OSError:  # the server answered and closed: fine
+            pass
+        got = b""
+        deadline = time.monotonic() + 5
+        while b"\r\n" not in got and time.monotonic() < deadline:
+            try:
+                part = s.recv(4096)
+            except socket.timeout:
+                break
+            if not part:
+                break
+            got += part
+        return got
+
+
+@pytest.mark.parametrize("mode", ["content-length", "chunked"])
+def test_body_limit_is_enforced_while_the_body_streams(default_app, mode):
+    """A huge body is refused with 413 without reading it (issue 13 #3): the
+    body here is never finished, so a server that waits for it answers nothing."""
+    part = b"[" + b" " * 4094 + b"\n"
+    if mode == "content-length":
+        got = _post_partial(default_app, "Content-Length: 400000000\r\n", [part] * 16)
+    else:
+        chunk = f"{len(part):x}\r\n".encode() + part + b"\r\n"
+        got = _post_partial(default_app, "Transfer-Encoding: chunked\r\n", [chunk] * 16)
+    assert got.startswith(b"HTTP/1.1 413"), got[:200]
+
+
 def test_api_job_fails_on_redirect_into_metadata_address(guarded_app):
     with static_site(DEMO_WWW) as site:
         for target in ("http://169.254.169.254/latest/meta-data/", "http://10.1.2.3/"):

@@ -46,6 +46,23 @@ def _error(status: int, message: str, **headers: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers or None)
 
 
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """The request body, or None as soon as it is known to exceed ``limit``
+    bytes: from its Content-Length, else while it streams in (nothing past
+    the limit is read or kept)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None = None,
                manager: JobManager | None = None) -> Starlette:
     """Build the app. ``limits.allow_private`` is ``--allow-private``;
@@ -66,9 +83,10 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             return _error(415, "send the options as JSON (Content-Type: application/json)")
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return _error(413, f"request body over {MAX_BODY} bytes")
+        raw = await _read_body(request, MAX_BODY)
+        if raw is None:
+            return _error(413, f"request body over {MAX_BODY} bytes",
+                          Connection="close")
         try:
             body = json.loads(raw or b"null")
             opts = UrlOptions.from_json(body)
