@@ -163,6 +163,15 @@ def test_body_limit_is_enforced_while_the_body_streams(default_app, mode):
     assert got.startswith(b"HTTP/1.1 413"), got[:200]
 
 
+def test_deeply_nested_json_is_a_400(default_app):
+    """~14 KB of nested JSON: a clear 400, not a RecursionError 500 (issue 13 #8)."""
+    for body in (b"[" * 7000 + b"]" * 7000, b'{"url": ' + b"[" * 7000 + b"]" * 7000 + b"}"):
+        status, _, raw = request("POST", f"{default_app}/api/extract", None,
+                                 headers={"Content-Type": "application/json"}, data=body)
+        assert status == 400, raw
+        assert "nested" in json.loads(raw)["error"]
+
+
 def test_api_job_fails_on_redirect_into_metadata_address(guarded_app):
     with static_site(DEMO_WWW) as site:
         for target in ("http://169.254.169.254/latest/meta-data/", "http://10.1.2.3/"):

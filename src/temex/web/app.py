@@ -90,6 +90,8 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         try:
             body = json.loads(raw or b"null")
             opts = UrlOptions.from_json(body)
+        except RecursionError:
+            return _error(400, "bad JSON (nested too deeply)")
         except (ValueError, UnicodeDecodeError) as e:
             return _error(400, str(e) if not isinstance(e, json.JSONDecodeError)
                           else f"bad JSON ({e.msg})")
