@@ -32,9 +32,9 @@ from ..site.explore import DEFAULT_N
 from ..site.runner import Limits, UrlOptions
 from ..site.sources.netguard import UrlRefused
 from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
-from .jobs import OUTPUTS, JobManager, JobsFull
+from .jobs import OUTPUTS, JobManager, JobsFull, OutputFailed
 from .security import APP_CSP, SANDBOX_CSP, security_headers
-from .views import VIEWS, view_html
+from .views import VIEWS
 
 __all__ = ["OPENAPI", "create_app"]
 
@@ -159,7 +159,10 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         fmt = request.path_params["fmt"]
         if fmt not in OUTPUTS:
             return _error(404, f"unknown format {fmt!r}; choose from {', '.join(OUTPUTS)}")
-        text = await asyncio.to_thread(job.output, fmt)
+        try:
+            text = await asyncio.to_thread(job.output, fmt)
+        except OutputFailed as e:
+            return _error(500, f"the {fmt} output could not be made: {e}")
         media, filename = OUTPUTS[fmt]
         headers = security_headers(SANDBOX_CSP)
         if request.query_params.get("download", "1") != "0":
@@ -174,9 +177,10 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         if mode not in VIEWS:
             return _error(404, f"unknown view {mode!r}; choose from {', '.join(VIEWS)}")
         hl = request.query_params.get("highlight", "0") in ("1", "true", "yes")
-        assert job.result is not None
-        html = await asyncio.to_thread(view_html, job.result.model, mode, hl,
-                                       job.result.exploration.key.url)
+        try:
+            html = await asyncio.to_thread(job.view, mode, hl)
+        except OutputFailed as e:
+            return _error(500, f"the view could not be made: {e}")
         return Response(html, media_type="text/html; charset=utf-8",
                         headers=security_headers(SANDBOX_CSP) | {"Cache-Control": "no-store"})
 
