@@ -469,3 +469,29 @@ def test_depth_cap_keeps_text_and_ignores_markup_in_raw_text() -> None:
     doc = parse(html)
     assert "deep text" in doc.subtree_text(doc.body)
     assert parse("<div>" * 100 + "x").depth == parse("<div>" * 100 + "x", max_depth=10**6).depth
+
+
+@pytest.mark.timeout(60)
+def test_million_elements_refused_before_parsing(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """1 million sibling elements (8 MB) needed 1.46 GB; now a one-line
+    refusal from the tag count, before Lexbor builds anything."""
+    from temex.page.dom import DEFAULT_MAX_ELEMENTS
+    many = "<p>x</p>" * 1_000_000
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    with pytest.raises(ParseError, match="elements"):
+        parse(many)
+    elapsed = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert elapsed < 15 and peak < 100_000_000, (elapsed, peak)
+    with pytest.raises(ParseError, match="elements"):  # elements made by end tags
+        parse("<body>" + "</p>" * (DEFAULT_MAX_ELEMENTS + 10))
+    write_site(tmp_path, {"a.html": page("a"), "b.html": page("b"), "s.html": many})
+    code, _, err = run_cli(capsys, "extract", str(tmp_path / "s.html"), "--pages",
+                           str(tmp_path / "a.html"), str(tmp_path / "b.html"))
+    assert code == 1 and "elements" in err
+    code, out, err = run_cli(capsys, "extract", str(tmp_path / "a.html"), "--pages",
+                             str(tmp_path / "b.html"), str(tmp_path / "s.html"), "-f", "content")
+    assert code == 0 and "Own text of page a" in out

@@ -29,7 +29,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..errors import ParseError
 
-__all__ = ["DEFAULT_MAX_BYTES", "IGNORED_TAGS", "MAX_DEPTH", "Document",
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ELEMENTS", "IGNORED_TAGS", "MAX_DEPTH", "Document",
            "cap_depth", "children_reversed", "decode_html", "parse"]
 
 #: Elements whose text is code or invisible; their text is not page text and
@@ -46,6 +46,12 @@ DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 #: stack of open elements for every tag, so its cost is tags × depth: 200,000
 #: nested ``<div>`` took minutes; capped, about a second (docs/ROBUSTNESS.md).
 MAX_DEPTH = 512
+
+#: Most elements :func:`parse` builds for one page: each costs about 1 KB in
+#: the library's arrays and Lexbor's tree, and several times that through a
+#: fit, so a page of 1 million ``<p>`` (8 MB) is refused, not parsed
+#: (docs/ROBUSTNESS.md gives the figures).
+DEFAULT_MAX_ELEMENTS = 250_000
 
 _WS = re.compile(r"\s+")
 _META_CHARSET = re.compile(
@@ -462,7 +468,7 @@ def cap_depth(text: str, cap: int = MAX_DEPTH, window: int = 64,
 
 def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = None,
           max_bytes: int = DEFAULT_MAX_BYTES,
-          max_depth: int = MAX_DEPTH) -> Document:
+          max_elements: int = DEFAULT_MAX_ELEMENTS, max_depth: int = MAX_DEPTH) -> Document:
     """Parse HTML into a :class:`Document`.
 
     Parameters
@@ -475,6 +481,9 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
         Charset declared by the transport (e.g. the HTTP ``Content-Type``).
     max_bytes : int
         Pages larger than this raise :class:`ParseError` instead of being parsed.
+    max_elements : int
+        Pages of more elements raise :class:`ParseError` (counted from the
+        tags before parsing, and again while flattening).
 
     max_depth : int
         Elements nested deeper than this (default :data:`MAX_DEPTH`) become
@@ -483,7 +492,8 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
     Raises
     ------
     ParseError
-        When the input is too large, empty, or looks binary.
+        When the input is too large, has too many elements, is empty, or
+        looks binary.
     """
     size = len(html)
     if size > max_bytes:
@@ -498,18 +508,22 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
         raise ParseError(f"{url or 'page'}: empty document")
     # Fewer start tags than the cap (every "<" not opening an end tag could
     # be one) cannot nest deeper: most pages skip the scan.
-    if text.count("<") - text.count("</") > max_depth:
-        text, _ = cap_depth(text, max_depth)
+    if text.count("<") - text.count("</") > min(max_depth, max_elements):
+        text, starts = cap_depth(text, max_depth, max_starts=max_elements)
+        if starts > max_elements:
+            raise ParseError(f"{url or 'page'}: more than {max_elements} elements "
+                             "(the limit of one page)")
     parser = LexborHTMLParser(text)
     root = parser.root
     if root is None:
         raise ParseError(f"{url or 'page'}: no document element")
     doc = Document(url=url, encoding=encoding, parser=parser)
-    _flatten(doc, root)
+    _flatten(doc, root, max_elements)
     return doc
 
 
-def _flatten(doc: Document, root: LexborNode) -> None:
+def _flatten(doc: Document, root: LexborNode, max_elements: int = DEFAULT_MAX_ELEMENTS
+             ) -> None:
     """Fill the arrays of ``doc`` from the Lexbor tree, iteratively."""
     tag, ids, classes, attrs = doc.tag, doc.id, doc.classes, doc.attrs
     parent, depth, position, text, elements = (doc.parent, doc.depth, doc.position,
@@ -530,6 +544,8 @@ def _flatten(doc: Document, root: LexborNode) -> None:
         if not node.is_element_node:
             continue
         i = len(tag)
+        if i >= max_elements:  # end tags that make elements (</p>, </br>)
+            raise ParseError(f"{doc.url or 'page'}: over the limit of {max_elements} elements")
         name = (node.tag or "").lower()
         a = node.attributes
         tag.append(name)
