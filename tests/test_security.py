@@ -261,3 +261,70 @@ def test_browser_source_refuses_private_requests_and_redirects(tmp_path):
     assert any("169.254.169.254/x.png" in u for u in src.refused)
     assert not redirected.ok and "refused" in redirected.error, redirected.error
     assert not private.ok and "refused" in private.error
+
+
+NAVIGATIONS = {
+    "iframe": '<iframe src="{t}/iframe"></iframe>',
+    "object": '<object data="{t}/object" type="text/html"></object>',
+    "embed": '<embed src="{t}/embed" type="text/html">',
+    "form": '<form id="f" action="{t}/form" method="post"><input name="a" value="1"></form>'
+            '<script>document.getElementById("f").submit()</script>',
+    "refresh": '<meta http-equiv="refresh" content="0;url={t}/refresh">',
+    "location": '<script>location = "{t}/location"</script>',
+    "window": '<script>window.open("{t}/open")</script>',
+    "link": '<link rel="preconnect" href="{t}"><link rel="prefetch" href="{t}/prefetch">'
+            '<a href="{t}/a" id="a">a</a><script>document.getElementById("a").click()</script>',
+}
+
+
+@pytest.mark.skipif(not HAVE_CHROMIUM, reason=NO_CHROMIUM)
+def test_rendered_navigations_never_connect_to_refused_addresses(tmp_path):
+    """With the guard on, nothing the rendered page does (frames, objects,
+    form submits, meta refresh, location=, window.open, preconnect) opens a
+    TCP connection to a refused address: a listener there counts accepts
+    (issue 13 #5)."""
+    import socket
+    import time
+
+    from temex.site.sources.browser import BrowserSource
+    trap = socket.socket()
+    trap.bind(("127.0.0.2", 0))
+    trap.listen(64)
+    trap.settimeout(0.1)
+    target = f"http://127.0.0.2:{trap.getsockname()[1]}"
+    accepted: list[str] = []
+    stop = threading.Event()
+
+    def count() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = trap.accept()
+            except OSError:
+                continue
+            accepted.append("connect")
+            conn.close()
+
+    counter = threading.Thread(target=count, daemon=True)
+    counter.start()
+    for name, body in NAVIGATIONS.items():
+        (tmp_path / f"{name}.html").write_text(
+            f"<!DOCTYPE html><html><head><title>{name}</title></head><body><p>{name}</p>"
+            + body.format(t=target) + "</body></html>")
+    try:
+        with static_site(tmp_path) as site:
+            src = BrowserSource(allow_private=False, guard_allow=("127.0.0.1/32",), settle=0.5,
+                                timeout=10)
+
+            async def go():
+                async with src:
+                    return [await src.get(f"{site}/{name}.html") for name in NAVIGATIONS]
+
+            results = asyncio.run(go())
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        counter.join(2)
+        trap.close()
+    assert accepted == [], f"{len(accepted)} connection(s) to a refused address"
+    assert all(r.ok or "refused" in (r.error or "") for r in results), \
+        [r.error for r in results]
