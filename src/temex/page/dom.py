@@ -449,8 +449,8 @@ def cap_depth(text: str, cap: int = MAX_DEPTH, window: int = 64,
             if rx is None:
                 rx = _RAW_END[name] = re.compile(r"</" + re.escape(name) + r"[\s/>]",
                                                  re.IGNORECASE)
-            e = rx.search(text, m.end()) if name != "plaintext" else None
-            skip = n if e is None else e.end()
+            hit = rx.search(text, m.end()) if name != "plaintext" else None
+            skip = n if hit is None else hit.end()
             continue
         if len(stack) >= cap:
             e = m.end()
