@@ -98,8 +98,8 @@ def serve_app(app: Any) -> Iterator[str]:
 
 
 def request(method: str, url: str, body: Any = None,
-            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    data = None
+            headers: dict[str, str] | None = None,
+            data: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
     hdrs = dict(headers or {})
     if body is not None:
         data = json.dumps(body).encode()

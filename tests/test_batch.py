@@ -274,3 +274,135 @@ def test_batch_content_quality_floor(tmp_path):
     assert len(unseen) == 16
     assert sum(score.values()) / len(score) >= 0.94
     assert sum(unseen) / len(unseen) >= 0.92
+
+
+# -- pool workers die with the batch process (issue 13 #6) -------------------
+
+_SLOW_POOL = """
+import sys, time
+from temex.batch.engines import run_tasks
+
+def slow(t):
+    time.sleep(30)
+    return t
+
+if __name__ == "__main__":
+    for _ in run_tasks(slow, list(range(4)), workers=2):
+        pass
+"""
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+def test_pool_workers_end_when_the_batch_is_killed(sig, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "slow_pool.py"
+    script.write_text(_SLOW_POOL)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, str(script)], env=env)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 20
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            workers = _children(proc.pid)
+        assert len(workers) >= 2, "the pool did not start"
+        time.sleep(0.5)  # the initializers have run
+        proc.send_signal(getattr(signal, sig))
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(w) for w in workers), "pool workers outlived the batch"
+    finally:
+        proc.kill()
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+
+
+# -- short and truncated WARC records (issue 13 #9) ---------------------------
+
+def _warc_records(n: int, digests: bool = True) -> tuple[bytes, list[int]]:
+    import re
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+    buf = io.BytesIO()
+    w = WARCWriter(buf, gzip=False)
+    offsets = []
+    for k in range(n):
+        body = (f"<html><body><nav>menu</nav><p>page {k} " + "text " * 300
+                + "</p></body></html>").encode()
+        hh = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")],
+                              protocol="HTTP/1.1")
+        offsets.append(buf.tell())
+        w.write_record(w.create_warc_record(f"http://ex.org/p{k}.html", "response",
+                                            payload=io.BytesIO(body), http_headers=hh))
+    data = buf.getvalue()
+    if not digests:
+        data = re.sub(rb"WARC-(Block|Payload)-Digest: [^\r]*\r\n", b"", data)
+        offsets = [m.start() for m in re.finditer(rb"WARC/1\.", data)]
+    return data, offsets
+
+
+def _warc_rows(path: Path) -> list[tuple[int, str | None]]:
+    from temex.batch.readers import RecordError, read_entry
+    entries, _ = index_inputs([str(path)])
+    rows = []
+    for e in entries:
+        try:
+            read_entry(e)
+            rows.append((e.offset, None))
+        except RecordError as err:
+            rows.append((e.offset, str(err)))
+    return rows
+
+
+@pytest.mark.parametrize("digests", [True, False])
+def test_short_content_length_is_one_record_error(tmp_path, digests):
+    import re
+    data, offs = _warc_records(15, digests)
+    a, b = offs[5], offs[6]
+    m = re.search(rb"Content-Length: (\d+)", data[a:b])
+    short = str(int(m.group(1)) - 500).encode()
+    rec = data[a:a + m.start(1)] + short + data[a + m.end(1):b]
+    (tmp_path / "short.warc").write_bytes(data[:a] + rec + data[b:])
+    rows = _warc_rows(tmp_path / "short.warc")
+    assert len(rows) == 15, rows  # one row per record, no extra "unreadable bytes" row
+    errors = [(o, r) for o, r in rows if r]
+    assert len(errors) == 1 and errors[0][0] == a and "Content-Length" in errors[0][1], errors
+
+
+def test_truncated_record_says_truncated(tmp_path):
+    data, offs = _warc_records(15)
+    (tmp_path / "trunc.warc").write_bytes(data[:offs[14] + 600])
+    rows = _warc_rows(tmp_path / "trunc.warc")
+    assert len(rows) == 15
+    errors = [(o, r) for o, r in rows if r]
+    assert len(errors) == 1 and errors[0][0] == offs[14], errors
+    assert "truncated" in errors[0][1] and "digest" not in errors[0][1], errors

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from temex.errors import ParseError
-from temex.page.dom import decode_html, parse
+from temex.page.dom import MAX_DEPTH, decode_html, parse
 
 
 def test_arrays_in_preorder() -> None:
@@ -42,7 +42,11 @@ def test_paths_round_trip() -> None:
 
 
 def test_ten_thousand_levels_deep() -> None:
-    d = parse("<html><body>" + "<div>" * 10_000 + "x" + "</div>" * 10_000 + "</body></html>")
+    html = "<html><body>" + "<div>" * 10_000 + "x" + "</div>" * 10_000 + "</body></html>"
+    capped = parse(html)  # deeper than MAX_DEPTH: siblings there, as in Chromium
+    assert max(capped.depth) <= MAX_DEPTH + 2 and len(capped) == 10_003
+    assert "x" in capped.text
+    d = parse(html, max_depth=20_000)  # uncapped: every walk is iterative
     assert max(d.depth) >= 10_000
     deepest = max(range(len(d)), key=d.depth.__getitem__)
     assert d.text[deepest] == "x"

@@ -407,3 +407,91 @@ def test_missing_pages_dir_and_batch_input_say_why(tmp_path: Path,
     code, _, err = run_cli(capsys, "batch", str(tmp_path / "nowhere"),
                            "-o", str(tmp_path / "out"), "-q")
     assert code == 1 and "could be stripped" in err  # said even with --quiet
+
+
+# -- doctypes Lexbor cannot clone (issue 13 #4) ----------------------------
+
+@pytest.mark.parametrize("doctype", ["<!DOCTYPE html PUBLIC>", "<!DOCTYPE html SYSTEM>",
+                                     "<!doctype html public>", "<!DOCTYPE html PUBLIC ''>"])
+def test_doctype_without_identifier_renders(doctype: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from temex.web.views import VIEWS, view_html
+    key = doctype + page("a")
+    full_library(key, [page("b"), page("c")])
+    model = VoteDetector().fit(parse(key), [parse(page("b")), parse(page("c"))]).model_
+    for mode in VIEWS:
+        assert "Own text of page a" in view_html(model, mode)
+    write_site(tmp_path, {"k.html": key, "b.html": page("b"), "c.html": page("c")})
+    for fmt in ("annotated", "template"):
+        code, out, _ = run_cli(capsys, "extract", str(tmp_path / "k.html"), "--pages",
+                               str(tmp_path / "b.html"), str(tmp_path / "c.html"), "-f", fmt)
+        assert code == 0 and "Own text of page a" in out
+    code, _, _ = run_cli(capsys, "fit", str(tmp_path / "b.html"), str(tmp_path / "c.html"),
+                         "-o", str(tmp_path / "t.json"))
+    assert code == 0
+    for fmt in ("annotated", "template"):
+        code, out, _ = run_cli(capsys, "strip", str(tmp_path / "k.html"), "--template",
+                               str(tmp_path / "t.json"), "-f", fmt)
+        assert code == 0 and "Own text of page a" in out, out
+
+
+# -- deep nesting and element count (issue 13 #2, #10) ----------------------
+
+@pytest.mark.timeout(150)
+def test_two_hundred_thousand_nested_divs_take_seconds(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Lexbor's cost is tags x depth: nesting is capped at MAX_DEPTH (deeper
+    elements become siblings, as in Chromium), so 200,000 nested divs parse
+    in seconds, as the key page and as a candidate (was 90-230 s)."""
+    from temex.page.dom import MAX_DEPTH
+    deep = "<div>" * 200_000
+    t0 = time.perf_counter()
+    doc = parse(deep)
+    assert time.perf_counter() - t0 < 20
+    assert len(doc) == 200_003 and max(doc.depth) <= MAX_DEPTH + 2
+    write_site(tmp_path, {"a.html": page("a"), "b.html": page("b"), "d.html": deep})
+    code, out, _ = run_cli(capsys, "extract", str(tmp_path / "d.html"), "--pages",
+                           str(tmp_path / "a.html"), str(tmp_path / "b.html"), "-f", "json")
+    assert code == 0 and '"key_page"' in out
+    code, out, _ = run_cli(capsys, "extract", str(tmp_path / "a.html"), "--pages",
+                           str(tmp_path / "b.html"), str(tmp_path / "d.html"), "-f", "content")
+    assert code == 0 and "Own text of page a" in out
+    assert time.perf_counter() - t0 < 90
+
+
+def test_depth_cap_keeps_text_and_ignores_markup_in_raw_text() -> None:
+    from temex.page.dom import cap_depth
+    html = ("<div>" * 600 + "<script>" + "<div>" * 600 + "</script><!-- <div><div> -->"
+            + "deep text" + "</div>" * 600)
+    out, starts = cap_depth(html, 512)
+    assert starts == 601  # script's content and the comment are not tags
+    assert out.count("<div></div>") == 88
+    doc = parse(html)
+    assert "deep text" in doc.subtree_text(doc.body)
+    assert parse("<div>" * 100 + "x").depth == parse("<div>" * 100 + "x", max_depth=10**6).depth
+
+
+@pytest.mark.timeout(60)
+def test_million_elements_refused_before_parsing(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """1 million sibling elements (8 MB) needed 1.46 GB; now a one-line
+    refusal from the tag count, before Lexbor builds anything."""
+    from temex.page.dom import DEFAULT_MAX_ELEMENTS
+    many = "<p>x</p>" * 1_000_000
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    with pytest.raises(ParseError, match="elements"):
+        parse(many)
+    elapsed = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert elapsed < 15 and peak < 100_000_000, (elapsed, peak)
+    with pytest.raises(ParseError, match="elements"):  # elements made by end tags
+        parse("<body>" + "</p>" * (DEFAULT_MAX_ELEMENTS + 10))
+    write_site(tmp_path, {"a.html": page("a"), "b.html": page("b"), "s.html": many})
+    code, _, err = run_cli(capsys, "extract", str(tmp_path / "s.html"), "--pages",
+                           str(tmp_path / "a.html"), str(tmp_path / "b.html"))
+    assert code == 1 and "elements" in err
+    code, out, err = run_cli(capsys, "extract", str(tmp_path / "a.html"), "--pages",
+                             str(tmp_path / "b.html"), str(tmp_path / "s.html"), "-f", "content")
+    assert code == 0 and "Own text of page a" in out

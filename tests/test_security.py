@@ -54,6 +54,27 @@ def test_check_url_refuses_bad_urls(url):
         check_url(url, allow_private=True)
 
 
+EMBEDDED_V4 = ["2002:7f00:1::", "2002:a9fe:a9fe::", "2002:c0a8:101::1", "2002:a00:1::",
+               "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::a00:1", "::127.0.0.1",
+               "::ffff:0:7f00:1", "::ffff:a9fe:a9fe", "2001:0:4136:e378:8000:63bf:80ff:fffe"]
+
+
+@pytest.mark.parametrize("addr", EMBEDDED_V4)
+def test_guard_checks_ipv4_embedded_in_ipv6(addr, monkeypatch):
+    """6to4, NAT64, IPv4-compatible/mapped/translated and Teredo addresses
+    lead to their embedded IPv4 host: a private one is refused (issue 13 #7)."""
+    rec = ConnectRecorder(monkeypatch)
+    with pytest.raises(UrlRefused, match="refused"):
+        check_url(f"http://[{addr}]/")
+    assert rec.addresses == []
+
+
+def test_guard_accepts_6to4_of_a_public_address():
+    from temex.site.sources.netguard import is_public_address
+    assert is_public_address("2002:808:808::1")  # 6to4 of 8.8.8.8
+    assert is_public_address("2606:4700::1111")
+
+
 def test_allow_private_lifts_the_address_rule(monkeypatch):
     rec = ConnectRecorder(monkeypatch)
     assert check_url("http://127.0.0.1:9/x", allow_private=True) == "http://127.0.0.1:9/x"
@@ -100,6 +121,55 @@ def test_api_refuses_private_urls_by_default(default_app, url):
     assert status == 400
     err = json.loads(raw)["error"]
     assert "refused" in err and "--allow-private" in err
+
+
+def _post_partial(base: str, headers: str, chunks: list[bytes]) -> bytes:
+    """Send a POST whose body is never finished; return what the server
+    answers within 5 s (b"" when it waits for the rest of the body)."""
+    import socket
+    import time
+    host, port = base.rsplit("/", 1)[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        s.sendall(("POST /api/extract HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Content-Type: application/json\r\n" + headers + "\r\n").encode())
+        try:
+            for c in chunks:
+                s.sendall(c)
+        except OSError:  # the server answered and closed: fine
+            pass
+        got = b""
+        deadline = time.monotonic() + 5
+        while b"\r\n" not in got and time.monotonic() < deadline:
+            try:
+                part = s.recv(4096)
+            except socket.timeout:
+                break
+            if not part:
+                break
+            got += part
+        return got
+
+
+@pytest.mark.parametrize("mode", ["content-length", "chunked"])
+def test_body_limit_is_enforced_while_the_body_streams(default_app, mode):
+    """A huge body is refused with 413 without reading it (issue 13 #3): the
+    body here is never finished, so a server that waits for it answers nothing."""
+    part = b"[" + b" " * 4094 + b"\n"
+    if mode == "content-length":
+        got = _post_partial(default_app, "Content-Length: 400000000\r\n", [part] * 16)
+    else:
+        chunk = f"{len(part):x}\r\n".encode() + part + b"\r\n"
+        got = _post_partial(default_app, "Transfer-Encoding: chunked\r\n", [chunk] * 16)
+    assert got.startswith(b"HTTP/1.1 413"), got[:200]
+
+
+def test_deeply_nested_json_is_a_400(default_app):
+    """~14 KB of nested JSON: a clear 400, not a RecursionError 500 (issue 13 #8)."""
+    for body in (b"[" * 7000 + b"]" * 7000, b'{"url": ' + b"[" * 7000 + b"]" * 7000 + b"}"):
+        status, _, raw = request("POST", f"{default_app}/api/extract", None,
+                                 headers={"Content-Type": "application/json"}, data=body)
+        assert status == 400, raw
+        assert "nested" in json.loads(raw)["error"]
 
 
 def test_api_job_fails_on_redirect_into_metadata_address(guarded_app):
@@ -191,3 +261,70 @@ def test_browser_source_refuses_private_requests_and_redirects(tmp_path):
     assert any("169.254.169.254/x.png" in u for u in src.refused)
     assert not redirected.ok and "refused" in redirected.error, redirected.error
     assert not private.ok and "refused" in private.error
+
+
+NAVIGATIONS = {
+    "iframe": '<iframe src="{t}/iframe"></iframe>',
+    "object": '<object data="{t}/object" type="text/html"></object>',
+    "embed": '<embed src="{t}/embed" type="text/html">',
+    "form": '<form id="f" action="{t}/form" method="post"><input name="a" value="1"></form>'
+            '<script>document.getElementById("f").submit()</script>',
+    "refresh": '<meta http-equiv="refresh" content="0;url={t}/refresh">',
+    "location": '<script>location = "{t}/location"</script>',
+    "window": '<script>window.open("{t}/open")</script>',
+    "link": '<link rel="preconnect" href="{t}"><link rel="prefetch" href="{t}/prefetch">'
+            '<a href="{t}/a" id="a">a</a><script>document.getElementById("a").click()</script>',
+}
+
+
+@pytest.mark.skipif(not HAVE_CHROMIUM, reason=NO_CHROMIUM)
+def test_rendered_navigations_never_connect_to_refused_addresses(tmp_path):
+    """With the guard on, nothing the rendered page does (frames, objects,
+    form submits, meta refresh, location=, window.open, preconnect) opens a
+    TCP connection to a refused address: a listener there counts accepts
+    (issue 13 #5)."""
+    import socket
+    import time
+
+    from temex.site.sources.browser import BrowserSource
+    trap = socket.socket()
+    trap.bind(("127.0.0.2", 0))
+    trap.listen(64)
+    trap.settimeout(0.1)
+    target = f"http://127.0.0.2:{trap.getsockname()[1]}"
+    accepted: list[str] = []
+    stop = threading.Event()
+
+    def count() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = trap.accept()
+            except OSError:
+                continue
+            accepted.append("connect")
+            conn.close()
+
+    counter = threading.Thread(target=count, daemon=True)
+    counter.start()
+    for name, body in NAVIGATIONS.items():
+        (tmp_path / f"{name}.html").write_text(
+            f"<!DOCTYPE html><html><head><title>{name}</title></head><body><p>{name}</p>"
+            + body.format(t=target) + "</body></html>")
+    try:
+        with static_site(tmp_path) as site:
+            src = BrowserSource(allow_private=False, guard_allow=("127.0.0.1/32",), settle=0.5,
+                                timeout=10)
+
+            async def go():
+                async with src:
+                    return [await src.get(f"{site}/{name}.html") for name in NAVIGATIONS]
+
+            results = asyncio.run(go())
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        counter.join(2)
+        trap.close()
+    assert accepted == [], f"{len(accepted)} connection(s) to a refused address"
+    assert all(r.ok or "refused" in (r.error or "") for r in results), \
+        [r.error for r in results]

@@ -324,3 +324,49 @@ def test_rendered_page_in_the_app_does_not_run_its_scripts(browser, js_site):
         expect(frame.locator("main.content h1")).to_be_hidden()
         expect(frame.locator("footer.js-footer")).to_be_visible()
         page.close()
+
+
+# -- memory of finished jobs (issue 13 #1) ------------------------------------------
+
+def test_finished_jobs_keep_outputs_not_pages(demo_site):
+    """A finished job drops its parsed pages, model and exploration, keeps
+    every output and view, and old jobs are evicted by count and by bytes."""
+    import gc
+    import weakref
+
+    from temex.site.runner import extract_url
+    from temex.web.jobs import JobManager
+    models: list[weakref.ref] = []
+
+    def runner(opts, limits, progress):
+        res = extract_url(opts, limits, progress)
+        models.append(weakref.ref(res.model.key))
+        return res
+
+    limits = Limits(allow_private=True, keep_jobs=2)
+    manager = JobManager(limits, runner=runner)
+    with serve_app(create_app(limits, manager=manager)) as base:
+        ids = []
+        for _ in range(3):
+            status, _, raw = request("POST", f"{base}/api/extract",
+                                     {"url": f"{demo_site}/about/", "n": 2, "max_loads": 6})
+            assert status == 202, raw
+            ids.append(json.loads(raw)["id"])
+            assert wait_job(base, ids[-1])["status"] == "done"
+        gc.collect()
+        assert models and all(ref() is None for ref in models), "a finished job keeps its pages"
+        last = ids[-1]
+        for fmt in ("template", "annotated", "content", "markdown", "html", "json", "saved"):
+            status, _, raw = request("GET", f"{base}/api/jobs/{last}/output/{fmt}")
+            assert status == 200 and raw, fmt
+        for mode in ("page", "template", "content"):
+            status, _, raw = request("GET", f"{base}/api/jobs/{last}/view/{mode}?highlight=1")
+            assert status == 200 and f'data-view="{mode}"'.encode() in raw
+        assert request("GET", f"{base}/api/jobs/{ids[0]}")[0] == 404  # beyond keep_jobs
+        job = manager.get(last)
+        assert job is not None and 0 < job.kept_bytes < 200_000
+        manager.keep_bytes = job.kept_bytes - 1  # a byte budget evicts as well
+        status, _, raw = request("POST", f"{base}/api/extract",
+                                 {"url": f"{demo_site}/about/", "n": 2, "max_loads": 6})
+        wait_job(base, json.loads(raw)["id"])
+        assert request("GET", f"{base}/api/jobs/{last}")[0] == 404

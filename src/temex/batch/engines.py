@@ -14,6 +14,10 @@ Both yield ``(task, result)`` pairs as tasks finish; a task that raises yields
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -21,6 +25,35 @@ from typing import Any
 __all__ = ["run_tasks", "ENGINES"]
 
 ENGINES = ("local", "dask")
+
+
+def _die_with_parent(parent: int, pdeathsig: bool, every: float = 0.5) -> None:
+    """Worker initializer: end this worker when the batch process is gone.
+
+    A pool worker blocks on its task queue, whose pipe it holds open itself,
+    so a parent killed by SIGTERM or SIGKILL would leave it running forever,
+    owned by init. On Linux the kernel sends SIGKILL when the parent dies
+    (``PR_SET_PDEATHSIG``); a daemon thread that polls ``getppid`` covers the
+    other systems and a parent that died before this ran. (The kernel signal
+    follows the parent *thread* that forked, so it is asked for only when the
+    pool is driven from the main thread.)"""
+    if pdeathsig and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="temex-parent-watch").start()
 
 
 def _local(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int
@@ -32,7 +65,9 @@ def _local(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int
             except Exception as e:  # noqa: BLE001 - reported as error records
                 yield t, e
         return
-    with ProcessPoolExecutor(max_workers=workers) as ex:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent,
+                             initargs=(os.getpid(), threading.current_thread()
+                                       is threading.main_thread())) as ex:
         futs = {ex.submit(fn, t): t for t in tasks}
         for f in as_completed(futs):
             try:

@@ -10,7 +10,10 @@ so a site's pages can be read by the worker that strips them
 Nothing is silently lost: every place of an input that does not yield a page
 becomes an :class:`Entry` with ``error`` set (unreadable file, malformed JSON
 line, a corrupt WARC region up to the next record that can be read — the
-reader re-synchronises on the next gzip member or ``WARC/1.`` line). WARC
+reader re-synchronises on the next gzip member or ``WARC/1.`` line; when the
+bytes that do not parse follow a page record whose digest does not vouch for
+it, that record's Content-Length was short and it is the one reported, once;
+a record cut off by the end of the file is "truncated"). WARC
 records that are not pages (warcinfo, request, metadata, revisit) are counted
 as ``ignored``, not output.
 
@@ -180,6 +183,12 @@ def _index_warc(p: Path, counts: dict[str, int]) -> Iterator[Entry]:
         bad_from: int | None = None  # start of an unreported corrupt region
         reason = ""
         first_try = False
+        # A page record is yielded once the bytes after it are known to be the
+        # next record: when they are not, its Content-Length is too short (or
+        # data was inserted after it) and that record is the one reported,
+        # once, with the bytes that follow it (issue 13 #9).
+        pending: Entry | None = None
+        blamed: Entry | None = None
         while 0 <= start < size:
             fh.seek(start)
             last = -1
@@ -187,27 +196,57 @@ def _index_warc(p: Path, counts: dict[str, int]) -> Iterator[Entry]:
             try:
                 for rec in ArchiveIterator(fh, parse_http=False, stream_detect=True):
                     if bad_from is not None:  # resynchronised: report the region
-                        yield _region_error(p, bad_from, start, reason)
-                        bad_from = None
+                        yield _region_error(p, bad_from, start, reason, blamed)
+                        bad_from, blamed = None, None
+                    if pending is not None:
+                        yield pending
+                        pending = None
                     last = rec.stream_pos
                     if not rec.record_type & _PAGE_TYPES:
                         counts["ignored"] += 1
                         continue
-                    yield Entry("warc", str(p), last, rec.headers.get("WARC-Target-URI"))
+                    pending = Entry("warc", str(p), last, rec.headers.get("WARC-Target-URI"))
             except OSError as e:
                 failure = str(e) or type(e).__name__
             if failure is None:
                 break
             if bad_from is None:
                 bad_from, reason, first_try = (last + 1 if last >= 0 else start), failure, True
+                if pending is not None and pending.offset == last and not _digest_ok(pending):
+                    blamed = pending
+                elif pending is not None:
+                    yield pending
+                pending = None
             elif first_try and last < 0:
                 bad_from, first_try = start, False  # the failing record starts here
             start = _find_next(fh, max(start, last) + 1, magic)
+        if pending is not None:
+            yield pending
         if bad_from is not None:
-            yield _region_error(p, bad_from, size, reason)
+            yield _region_error(p, bad_from, size, reason, blamed)
 
 
-def _region_error(p: Path, a: int, b: int, reason: str) -> Entry:
+def _digest_ok(e: Entry) -> bool:
+    """True when the record at ``e`` has a WARC-Block-Digest and it matches
+    (then the bytes after it, not the record, are at fault)."""
+    try:
+        with open(e.path, "rb") as f:
+            f.seek(e.offset)
+            rec = next(iter(ArchiveIterator(f, parse_http=False, stream_detect=True)), None)
+            if rec is None or not rec.headers.get("WARC-Block-Digest"):
+                return False
+            rec.freeze()
+            return bool(rec.verify_block_digest())
+    except OSError:
+        return False
+
+
+def _region_error(p: Path, a: int, b: int, reason: str, record: Entry | None = None) -> Entry:
+    if record is not None:
+        return Entry("warc", str(p), record.offset, record.url,
+                     error=f"WARC record longer than its Content-Length: the bytes after it "
+                           f"(to offset {b}) are no WARC record ({reason}); "
+                           "record and bytes skipped")
     return Entry("warc", str(p), a, error=f"corrupt WARC data ({reason}); "
                                           f"bytes {a}-{b} unreadable, skipped")
 
@@ -242,6 +281,10 @@ def read_entry(e: Entry) -> tuple[bytes, str | None]:
                 raise RecordError("WARC record not found at offset")
             is_http = (rec.headers.get("Content-Type") or "").startswith("application/http")
             rec.freeze()
+            declared_len = rec.headers.get("Content-Length") or ""
+            if declared_len.isdigit() and rec.content_length < int(declared_len):
+                raise RecordError(f"truncated WARC record ({rec.content_length} of "
+                                  f"{declared_len} bytes)")
             if rec.headers.get("WARC-Block-Digest") and not rec.verify_block_digest():
                 raise RecordError("corrupt WARC record (WARC-Block-Digest mismatch)")
             if is_http:

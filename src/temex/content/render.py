@@ -22,9 +22,10 @@ Every walk here is iterative (enter/exit events on an explicit stack).
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
 from ..page.dom import IGNORED_TAGS, Document, children_reversed
 from ..template.model import TemplateModel
@@ -47,6 +48,7 @@ HIDDEN_STYLE = "visibility:hidden !important"
 VISIBLE_STYLE = "visibility:visible !important"
 MAX_PATH_CHARS = 2_000_000
 FORMATS = ("template", "annotated", "content", "markdown", "html", "json")
+_CLONE_LOCK = threading.Lock()
 
 
 
@@ -66,11 +68,28 @@ def _elements(root: LexborNode) -> list[LexborNode]:
 def _clone(doc: Document) -> tuple[LexborHTMLParser, list[LexborNode]]:
     if doc.parser is None:
         raise ValueError("the key page has no parse tree to render")
-    copy = doc.parser.clone()
+    try:
+        copy = doc.parser.clone()
+    except SelectolaxError:
+        # Lexbor cannot clone a doctype that names PUBLIC or SYSTEM without an
+        # identifier (``<!DOCTYPE html PUBLIC>``). The Document keeps no
+        # doctype, and _serialize writes ``<!DOCTYPE html>``: drop it and retry.
+        with _CLONE_LOCK:
+            _drop_doctype(doc.parser)
+            copy = doc.parser.clone()
     els = _elements(copy.root) if copy.root is not None else []
     if len(els) != len(doc):  # cannot happen for a clone; guard anyway
         raise ValueError("cloned tree does not match the key page")
     return copy, els
+
+
+def _drop_doctype(parser: LexborHTMLParser) -> None:
+    node = parser.root.prev if parser.root is not None else None
+    while node is not None:
+        before = node.prev
+        if node.tag == "-doctype":
+            node.decompose()
+        node = before
 
 
 def _serialize(parser: LexborHTMLParser) -> str:

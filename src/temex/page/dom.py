@@ -29,8 +29,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..errors import ParseError
 
-__all__ = ["DEFAULT_MAX_BYTES", "IGNORED_TAGS", "Document", "children_reversed", "decode_html",
-           "parse"]
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ELEMENTS", "IGNORED_TAGS", "MAX_DEPTH", "Document",
+           "cap_depth", "children_reversed", "decode_html", "parse"]
 
 #: Elements whose text is code or invisible; their text is not page text and
 #: evaluation ignores them (../shared/data/README.md: "scripts and styles ignored").
@@ -39,6 +39,19 @@ IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
 #: Largest page accepted by :func:`parse` (bytes of HTML). Real pages are rarely
 #: over 5 MB; a 100 MB "page" is an error, not a page.
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+
+#: Deepest nesting of elements with a required end tag kept by :func:`parse`;
+#: deeper elements become siblings at this depth, as in Chromium's parser
+#: (kMaximumHTMLParserDOMTreeDepth = 512). Lexbor's tree builder checks the
+#: stack of open elements for every tag, so its cost is tags × depth: 200,000
+#: nested ``<div>`` took minutes; capped, about a second (docs/ROBUSTNESS.md).
+MAX_DEPTH = 512
+
+#: Most elements :func:`parse` builds for one page: each costs about 1 KB in
+#: the library's arrays and Lexbor's tree, and several times that through a
+#: fit, so a page of 1 million ``<p>`` (8 MB) is refused, not parsed
+#: (docs/ROBUSTNESS.md gives the figures).
+DEFAULT_MAX_ELEMENTS = 250_000
 
 _WS = re.compile(r"\s+")
 _META_CHARSET = re.compile(
@@ -364,8 +377,98 @@ def children_reversed(node: LexborNode) -> list[LexborNode]:
     return kids
 
 
+# Start and end tags (name, "/" of a self-closing tag), comments, doctypes and
+# processing instructions. Tags of void elements and of elements whose end tag
+# is optional never deepen the stack the cap counts.
+_TOKEN = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^>]*?(/?)>|<!--|<[!?]")
+_VOID = frozenset("area base br col embed hr img input keygen link meta param source track "
+                  "wbr basefont bgsound frame image isindex nextid".split())
+_OPTIONAL_END = frozenset("p li dt dd option optgroup tr td th tbody thead tfoot colgroup "
+                          "caption rb rt rp rtc html head body".split())
+_NOT_COUNTED = _VOID | _OPTIONAL_END
+_RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes noscript "
+                      "plaintext".split())
+_RAW_END: dict[str, re.Pattern[str]] = {}
+
+
+def cap_depth(text: str, cap: int = MAX_DEPTH, window: int = 64,
+              max_starts: int | None = None) -> tuple[str, int]:
+    """Make elements nested deeper than ``cap`` siblings at depth ``cap``.
+
+    One linear scan of the tags (comments and raw text such as ``<script>``
+    skipped; void elements and elements with optional end tags not counted):
+    a start tag that would open level ``cap + 1`` is closed at once
+    (``<div>`` becomes ``<div></div>``) and its own end tag is dropped.
+    End tags close the nearest open element of that name among the top
+    ``window`` ones (a stray end tag is ignored), so the scan is O(tags).
+    Returns the text (the same object when nothing was deeper) and the
+    number of start tags seen; stops at once when that passes ``max_starts``.
+    """
+    stack: list[str] = []
+    parts: list[str] = []
+    last = skip = starts = 0
+    n = len(text)
+    for m in _TOKEN.finditer(text):
+        b = m.start()
+        if b < skip:
+            continue
+        close, name, selfclosing = m.groups()
+        if name is None:  # comment, doctype, processing instruction
+            if m.end() - b == 4:
+                e = text.find("-->", b + 4)
+                skip = n if e < 0 else e + 3
+            else:
+                e = text.find(">", b + 2)
+                skip = n if e < 0 else e + 1
+            continue
+        name = name.lower()
+        if close:
+            k = len(stack) - 1
+            if k < 0:
+                continue
+            if stack[k] == name:
+                del stack[k]
+            elif stack[k] == "\0" + name:  # end tag of a flattened element: dropped
+                parts.append(text[last:b])
+                last = m.end()
+                del stack[k]
+            else:
+                low = max(-1, k - window)
+                while k > low and stack[k] != name:
+                    k -= 1
+                if k > low:
+                    del stack[k:]
+            continue
+        starts += 1
+        if max_starts is not None and starts > max_starts:
+            return text, starts
+        if name in _NOT_COUNTED or selfclosing:
+            continue
+        if name in _RAW_TEXT:
+            rx = _RAW_END.get(name)
+            if rx is None:
+                rx = _RAW_END[name] = re.compile(r"</" + re.escape(name) + r"[\s/>]",
+                                                 re.IGNORECASE)
+            hit = rx.search(text, m.end()) if name != "plaintext" else None
+            skip = n if hit is None else hit.end()
+            continue
+        if len(stack) >= cap:
+            e = m.end()
+            parts.append(text[last:e])
+            parts.append("</" + name + ">")
+            last = e
+            stack.append("\0" + name)
+        else:
+            stack.append(name)
+    if not parts:
+        return text, starts
+    parts.append(text[last:])
+    return "".join(parts), starts
+
+
 def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = None,
-          max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+          max_bytes: int = DEFAULT_MAX_BYTES,
+          max_elements: int = DEFAULT_MAX_ELEMENTS, max_depth: int = MAX_DEPTH) -> Document:
     """Parse HTML into a :class:`Document`.
 
     Parameters
@@ -378,11 +481,19 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
         Charset declared by the transport (e.g. the HTTP ``Content-Type``).
     max_bytes : int
         Pages larger than this raise :class:`ParseError` instead of being parsed.
+    max_elements : int
+        Pages of more elements raise :class:`ParseError` (counted from the
+        tags before parsing, and again while flattening).
+
+    max_depth : int
+        Elements nested deeper than this (default :data:`MAX_DEPTH`) become
+        siblings at that depth (:func:`cap_depth`), as in Chromium.
 
     Raises
     ------
     ParseError
-        When the input is too large, empty, or looks binary.
+        When the input is too large, has too many elements, is empty, or
+        looks binary.
     """
     size = len(html)
     if size > max_bytes:
@@ -395,16 +506,24 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
         text, encoding = html, "utf-8"
     if not text.strip():
         raise ParseError(f"{url or 'page'}: empty document")
+    # Fewer start tags than the cap (every "<" not opening an end tag could
+    # be one) cannot nest deeper: most pages skip the scan.
+    if text.count("<") - text.count("</") > min(max_depth, max_elements):
+        text, starts = cap_depth(text, max_depth, max_starts=max_elements)
+        if starts > max_elements:
+            raise ParseError(f"{url or 'page'}: more than {max_elements} elements "
+                             "(the limit of one page)")
     parser = LexborHTMLParser(text)
     root = parser.root
     if root is None:
         raise ParseError(f"{url or 'page'}: no document element")
     doc = Document(url=url, encoding=encoding, parser=parser)
-    _flatten(doc, root)
+    _flatten(doc, root, max_elements)
     return doc
 
 
-def _flatten(doc: Document, root: LexborNode) -> None:
+def _flatten(doc: Document, root: LexborNode, max_elements: int = DEFAULT_MAX_ELEMENTS
+             ) -> None:
     """Fill the arrays of ``doc`` from the Lexbor tree, iteratively."""
     tag, ids, classes, attrs = doc.tag, doc.id, doc.classes, doc.attrs
     parent, depth, position, text, elements = (doc.parent, doc.depth, doc.position,
@@ -425,6 +544,8 @@ def _flatten(doc: Document, root: LexborNode) -> None:
         if not node.is_element_node:
             continue
         i = len(tag)
+        if i >= max_elements:  # end tags that make elements (</p>, </br>)
+            raise ParseError(f"{doc.url or 'page'}: over the limit of {max_elements} elements")
         name = (node.tag or "").lower()
         a = node.attributes
         tag.append(name)

@@ -32,9 +32,9 @@ from ..site.explore import DEFAULT_N
 from ..site.runner import Limits, UrlOptions
 from ..site.sources.netguard import UrlRefused
 from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
-from .jobs import OUTPUTS, JobManager, JobsFull
+from .jobs import OUTPUTS, JobManager, JobsFull, OutputFailed
 from .security import APP_CSP, SANDBOX_CSP, security_headers
-from .views import VIEWS, view_html
+from .views import VIEWS
 
 __all__ = ["OPENAPI", "create_app"]
 
@@ -44,6 +44,23 @@ MAX_BODY = 16 * 1024
 
 def _error(status: int, message: str, **headers: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers or None)
+
+
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """The request body, or None as soon as it is known to exceed ``limit``
+    bytes: from its Content-Length, else while it streams in (nothing past
+    the limit is read or kept)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None = None,
@@ -68,12 +85,15 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             return _error(415, "send the options as JSON (Content-Type: application/json)")
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return _error(413, f"request body over {MAX_BODY} bytes")
+        raw = await _read_body(request, MAX_BODY)
+        if raw is None:
+            return _error(413, f"request body over {MAX_BODY} bytes",
+                          Connection="close")
         try:
             body = json.loads(raw or b"null")
             opts = UrlOptions.from_json(body)
+        except RecursionError:
+            return _error(400, "bad JSON (nested too deeply)")
         except (ValueError, UnicodeDecodeError) as e:
             return _error(400, str(e) if not isinstance(e, json.JSONDecodeError)
                           else f"bad JSON ({e.msg})")
@@ -141,7 +161,10 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         fmt = request.path_params["fmt"]
         if fmt not in OUTPUTS:
             return _error(404, f"unknown format {fmt!r}; choose from {', '.join(OUTPUTS)}")
-        text = await asyncio.to_thread(job.output, fmt)
+        try:
+            text = await asyncio.to_thread(job.output, fmt)
+        except OutputFailed as e:
+            return _error(500, f"the {fmt} output could not be made: {e}")
         media, filename = OUTPUTS[fmt]
         headers = security_headers(SANDBOX_CSP)
         if request.query_params.get("download", "1") != "0":
@@ -156,9 +179,10 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         if mode not in VIEWS:
             return _error(404, f"unknown view {mode!r}; choose from {', '.join(VIEWS)}")
         hl = request.query_params.get("highlight", "0") in ("1", "true", "yes")
-        assert job.result is not None
-        html = await asyncio.to_thread(view_html, job.result.model, mode, hl,
-                                       job.result.exploration.key.url)
+        try:
+            html = await asyncio.to_thread(job.view, mode, hl)
+        except OutputFailed as e:
+            return _error(500, f"the view could not be made: {e}")
         return Response(html, media_type="text/html; charset=utf-8",
                         headers=security_headers(SANDBOX_CSP) | {"Cache-Control": "no-store"})
 

@@ -13,6 +13,7 @@ import itertools
 import secrets
 import threading
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,12 +31,14 @@ from ..site.runner import (
     extract_url_async,
 )
 from .security import JobSlots, check_url
+from .views import style_view, view_base
 
 __all__ = [
     "OUTPUTS",
     "Job",
     "JobManager",
     "NoTemplateFound",
+    "OutputFailed",
     "UrlOptions",
     "UrlResult",
     "extract_url",
@@ -78,8 +81,17 @@ def output(result: UrlResult, name: str) -> str:
 
 # -- jobs ------------------------------------------------------------------------
 
+class OutputFailed(Exception):
+    """An output that could not be rendered when the job finished (its reason)."""
+
+
 @dataclass
 class Job:
+    """One job. When it finishes, its outputs and the base of its views are
+    rendered once and kept zlib-compressed with the summary; the parsed pages,
+    the model and the exploration are dropped (issue 13 #1: a finished job
+    holds what its outputs need, not its pages)."""
+
     id: str
     options: UrlOptions
     status: str = "queued"  # queued | running | done | failed
@@ -88,8 +100,10 @@ class Job:
     finished: float = 0.0
     events: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
-    result: UrlResult | None = None
-    _cache: dict[str, str] = field(default_factory=dict)
+    summary: dict[str, Any] | None = None
+    kept_bytes: int = 0
+    _outputs: dict[str, bytes] = field(default_factory=dict, repr=False)
+    _failed: dict[str, str] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -105,13 +119,35 @@ class Job:
         with self._lock:
             return list(self.events[max(0, seq):])
 
-    def output(self, name: str) -> str:
-        if self.result is None:
+    def keep(self, result: UrlResult) -> None:
+        """Render every output and the view base of ``result``; keep them
+        compressed. A format that fails is kept as its one-line reason."""
+        for name in (*OUTPUTS, _VIEW):
+            try:
+                text = (view_base(result.model, result.exploration.key.url)
+                        if name == _VIEW else output(result, name))
+                self._outputs[name] = zlib.compress(text.encode("utf-8", "surrogatepass"), 6)
+            except Exception as e:  # noqa: BLE001 - one output, not the server
+                self._failed[name] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+        self.summary = {**result.summary(), "outputs": list(OUTPUTS)}
+        self.kept_bytes = sum(len(b) for b in self._outputs.values())
+
+    def _text(self, name: str) -> str:
+        if name in self._failed:
+            raise OutputFailed(self._failed[name])
+        if name not in self._outputs:
             raise KeyError(name)
-        with self._lock:
-            if name not in self._cache:
-                self._cache[name] = output(self.result, name)
-            return self._cache[name]
+        return zlib.decompress(self._outputs[name]).decode("utf-8", "surrogatepass")
+
+    def output(self, name: str) -> str:
+        """Text of one output (:data:`OUTPUTS`) of a finished job."""
+        if name not in OUTPUTS:
+            raise KeyError(name)
+        return self._text(name)
+
+    def view(self, mode: str, highlight: bool = False) -> str:
+        """The key page for the viewer (:mod:`temex.web.views`)."""
+        return style_view(self._text(_VIEW), mode, highlight)
 
     def as_dict(self, since: int = 0) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "status": self.status,
@@ -119,9 +155,23 @@ class Job:
                              "events": self.events_since(since),
                              "elapsed": round((self.finished or time.time())
                                               - (self.started or self.created), 3)}
-        if self.result is not None:
-            d["result"] = {**self.result.summary(), "outputs": list(OUTPUTS)}
+        if self.summary is not None:
+            d["result"] = self.summary
         return d
+
+
+_VIEW = "view"  # key of the view base among a job's kept texts
+
+
+def _trim_memory() -> None:
+    """Give freed heap back to the system (glibc ``malloc_trim``): a job's
+    pages are freed in its own thread's malloc arena, which glibc otherwise
+    keeps mapped. No-op elsewhere."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 class JobsFull(Exception):
@@ -129,17 +179,21 @@ class JobsFull(Exception):
 
 
 class JobManager:
-    """Runs jobs in threads, at most ``limits.max_jobs`` at once."""
+    """Runs jobs in threads, at most ``limits.max_jobs`` at once; keeps the
+    last ``limits.keep_jobs`` finished jobs, at most ``keep_bytes`` of their
+    compressed outputs in all."""
 
     def __init__(self, limits: Limits,
-                 runner: Callable[[UrlOptions, Limits, ProgressFn], UrlResult] | None = None
-                 ) -> None:
+                 runner: Callable[[UrlOptions, Limits, ProgressFn], UrlResult] | None = None,
+                 keep_bytes: int = 256 * 1024 * 1024) -> None:
         self.limits = limits
         self.slots = JobSlots(limits.max_jobs)
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self._runner = runner or extract_url
         self._counter = itertools.count(1)
+        self.keep_bytes = keep_bytes
+        self.evicted = 0
 
     def submit(self, opts: UrlOptions) -> Job:
         """Start a job. Raises ValueError / UrlRefused for bad input (checked
@@ -162,19 +216,28 @@ class JobManager:
         with self._lock:
             return self.jobs.get(job_id)
 
-    def _evict(self) -> None:
-        done = [j for j in self.jobs.values() if j.done]
-        while len(self.jobs) > self.limits.keep_jobs and done:
-            self.jobs.pop(done.pop(0).id, None)
+    def _evict(self, spare: Job | None = None) -> None:
+        """Drop the oldest finished jobs beyond ``limits.keep_jobs`` jobs or
+        :attr:`keep_bytes` bytes of kept outputs (running jobs stay, and so
+        does ``spare``, the job that has just finished)."""
+        done = [j for j in self.jobs.values() if j.done and j is not spare]
+        kept = sum(j.kept_bytes for j in done)
+        while done and (len(self.jobs) > self.limits.keep_jobs or kept > self.keep_bytes):
+            j = done.pop(0)
+            kept -= j.kept_bytes
+            self.jobs.pop(j.id, None)
+            self.evicted += 1
 
     def _run(self, job: Job) -> None:
         job.status, job.started = "running", time.time()
         try:
-            job.result = self._runner(job.options, self.limits, job.add_event)
+            result = self._runner(job.options, self.limits, job.add_event)
+            job.keep(result)
+            del result
             job.status = "done"
-            s = {**job.result.summary(), "outputs": list(OUTPUTS)}
-            job.add_event({"type": "done", "loads": s["loads"], "pages": s["pages"],
-                           "counts": s["counts"]})
+            s = job.summary or {}
+            job.add_event({"type": "done", "loads": s.get("loads"), "pages": s.get("pages"),
+                           "counts": s.get("counts")})
         except asyncio.TimeoutError:
             job.error = f"the job took longer than {self.limits.job_timeout:g} s and was stopped"
             job.status = "failed"
@@ -188,5 +251,8 @@ class JobManager:
             job.finished = time.time()
             if job.status == "failed":
                 job.add_event({"type": "failed", "error": job.error})
+            with self._lock:
+                self._evict(spare=job)
+            _trim_memory()
             self.slots.release()
 

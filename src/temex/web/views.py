@@ -25,7 +25,7 @@ import re
 from ..content.render import TEMPLATE_CLASS, _clone, _serialize
 from ..template.model import TemplateModel
 
-__all__ = ["CONTENT_CLASS", "VIEWS", "view_html"]
+__all__ = ["CONTENT_CLASS", "VIEWS", "style_view", "view_base", "view_html"]
 
 VIEWS = ("page", "template", "content")
 CONTENT_CLASS = "temex-content"
@@ -48,6 +48,13 @@ def view_html(model: TemplateModel, mode: str = "page", highlight: bool = False,
     """The key page prepared for showing in ``mode`` (one of :data:`VIEWS`)."""
     if mode not in VIEWS:
         raise ValueError(f"unknown view {mode!r}; choose from {', '.join(VIEWS)}")
+    return style_view(view_base(model, base_url), mode, highlight)
+
+
+def view_base(model: TemplateModel, base_url: str | None = None) -> str:
+    """The key page with its classes, ``<base>`` and referrer policy, without
+    the view's ``<style>``: one string serves every view (:func:`style_view`),
+    so a finished job keeps this instead of its parsed pages."""
     doc = model.key
     copy, els = _clone(doc)
     content_roots = set(model.content_roots())
@@ -74,14 +81,24 @@ def view_html(model: TemplateModel, mode: str = "page", highlight: bool = False,
     base = base_url if base_url is not None else doc.url
     if not has_base and base and base.startswith(("http://", "https://")):
         inject += f'<base href="{html.escape(base, quote=True)}">'
+    m = _HEAD.search(out)
+    if not m:
+        return inject + out
+    return out[:m.end()] + inject + out[m.end():]
+
+
+def style_view(base: str, mode: str = "page", highlight: bool = False) -> str:
+    """:func:`view_base` output with the ``<style>`` of ``mode`` added at the
+    end of its head (at the start when it has none). O(length)."""
+    if mode not in VIEWS:
+        raise ValueError(f"unknown view {mode!r}; choose from {', '.join(VIEWS)}")
     css = _CSS[mode] + (_HIGHLIGHT if highlight else "")
     style = (f'<style id="temex-view" data-view="{mode}" '
              f'data-highlight="{int(highlight)}">{css}</style>')
-    m = _HEAD.search(out)
+    m = _HEAD.search(base)
     if not m:
-        return inject + style + out
-    out = out[:m.end()] + inject + out[m.end():]
-    end = out.lower().find("</head>")
+        return style + base
+    end = base.lower().find("</head>", m.end())
     if end < 0:  # pragma: no cover - the serializer always closes head
-        end = m.end() + len(inject)
-    return out[:end] + style + out[end:]
+        end = m.end()
+    return base[:end] + style + base[end:]

@@ -17,6 +17,15 @@ intercepted; its host is checked with
 redirects are followed by hand so each hop is checked too (Chromium does not
 route the targets of redirects). Service workers are blocked, WebSockets are
 checked the same way, WebRTC is kept off non-proxied UDP.
+
+Interception alone is not enough: Chromium opens TCP connections of its own
+before a request reaches the interception layer (preconnects for frames,
+objects, form submits, refreshes, ``location=``). With the guard on, every
+request is fetched by Playwright's driver after the check (``route.fetch``),
+so Chromium itself needs no network: it is started with a proxy that is a
+local socket accepting and closing connections (:class:`_Blackhole`),
+loopback included (``<-loopback>``), so nothing it opens by itself reaches
+any other address.
 """
 
 from __future__ import annotations
@@ -24,6 +33,8 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import socket
+import threading
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urljoin, urlsplit
@@ -55,6 +66,38 @@ def chromium_path() -> str | None:
     if os.path.exists("/usr/bin/chromium"):
         return "/usr/bin/chromium"
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class _Blackhole:
+    """A socket on 127.0.0.1 that accepts connections and closes them: the
+    proxy of a guarded browser, so Chromium's own connections end here.
+    ``accepted`` counts them."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(128)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True,
+                                        name="temex-browser-blackhole")
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        self.sock.close()
 
 
 class _Redirected(Exception):
@@ -121,6 +164,7 @@ class BrowserSource(PageSource):
         self._concurrency = max(1, concurrency)
         self._checked: dict[str, str | None] = {}
         self._pending: dict[int, str] = {}  # id(page) -> checked redirect target
+        self._blackhole: _Blackhole | None = None
 
     # -- guard -------------------------------------------------------------------
     async def _refusal(self, url: str) -> str | None:
@@ -210,8 +254,13 @@ class BrowserSource(PageSource):
                                          "or set TEMEX_CHROMIUM)")
             self._pw = await async_playwright().start()
             try:
+                args = list(CHROMIUM_ARGS)
+                if not self.allow_private:
+                    self._blackhole = _Blackhole()
+                    args += [f"--proxy-server=http://127.0.0.1:{self._blackhole.port}",
+                             "--proxy-bypass-list=<-loopback>"]
                 self._browser = await self._pw.chromium.launch(executable_path=exe,
-                                                               args=CHROMIUM_ARGS)
+                                                               args=args)
                 self._context = await self._browser.new_context(
                     service_workers="block", java_script_enabled=True,
                     user_agent=None, accept_downloads=False)
@@ -316,6 +365,9 @@ class BrowserSource(PageSource):
                 except Exception:  # noqa: BLE001, S110 - already gone
                     pass
         self._context = self._browser = self._pw = None
+        if self._blackhole is not None:
+            self._blackhole.close()
+            self._blackhole = None
         if self._robots is not None:
             await self._robots.aclose()
         self._lock = None

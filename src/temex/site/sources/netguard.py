@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from ...errors import PageLoadError
 
 __all__ = ["METADATA_ADDRESSES", "AddressRefused", "UrlRefused", "check_address", "check_url",
-           "is_public_address"]
+           "embedded_ipv4", "is_public_address"]
 
 #: Cloud metadata endpoints (also covered by the link-local / ULA rules).
 METADATA_ADDRESSES = frozenset({"169.254.169.254", "fd00:ec2::254", "100.100.100.200"})
@@ -32,11 +32,40 @@ class AddressRefused(PageLoadError):
     """A host that resolves to an address the guard refuses."""
 
 
+#: IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64
+#: (RFC 6052 well-known and RFC 8215 local-use prefixes), IPv4-compatible
+#: (deprecated ``::a.b.c.d``) and IPv4-translated (``::ffff:0:a.b.c.d``).
+_EMBEDS_V4_LOW32 = tuple(ipaddress.ip_network(n) for n in (
+    "64:ff9b::/96", "64:ff9b:1::/48", "::/96", "::ffff:0:0:0/96"))
+
+
+def embedded_ipv4(a: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """IPv4 addresses an IPv6 address leads to: IPv4-mapped, 6to4
+    (``2002:AABB:CCDD::``), Teredo (server and client), NAT64 and
+    IPv4-compatible/translated forms. A packet to such an address reaches the
+    IPv4 host, so the guard checks that host too."""
+    out: list[ipaddress.IPv4Address] = []
+    if a.ipv4_mapped is not None:
+        out.append(a.ipv4_mapped)
+    if a.sixtofour is not None:
+        out.append(a.sixtofour)
+    if a.teredo is not None:
+        out.extend(a.teredo)
+    if any(a in net for net in _EMBEDS_V4_LOW32):
+        out.append(ipaddress.IPv4Address(int(a) & 0xFFFFFFFF))
+    return out
+
+
 def is_public_address(ip: str | IPAddress) -> bool:
-    """True when ``ip`` is a globally routable unicast address."""
+    """True when ``ip`` is a globally routable unicast address (for IPv6, and
+    every IPv4 address embedded in it: 6to4, Teredo, NAT64, mapped)."""
     a = ipaddress.ip_address(ip) if isinstance(ip, str) else ip
-    if isinstance(a, ipaddress.IPv6Address) and a.ipv4_mapped is not None:
-        a = a.ipv4_mapped
+    if isinstance(a, ipaddress.IPv6Address):
+        v4 = embedded_ipv4(a)
+        if a.ipv4_mapped is not None:
+            a = a.ipv4_mapped
+        if any(not is_public_address(e) for e in v4):
+            return False
     if str(a) in METADATA_ADDRESSES:
         return False
     return not (a.is_private or a.is_loopback or a.is_link_local or a.is_unspecified

@@ -1,0 +1,41 @@
+"""The mutation fuzzer (bench/fuzz.py): a short seeded run over real shared
+pages, and every saved crashing input (tests/fuzz_crashes/) replayed.
+
+A saved input is a key page ``<kind>-<hash>.html``, its candidates
+``<kind>-<hash>.candN.html`` and ``<kind>-<hash>.txt`` (detector number and
+the traceback it had). Each must now end with a result or a TemexError.
+The long run: ``PYTHONPATH=src python3 bench/fuzz.py --minutes 10``
+(docs/ROBUSTNESS.md).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+import fuzz  # noqa: E402
+
+CRASHES = Path(__file__).with_name("fuzz_crashes")
+SAVED = sorted(p for p in CRASHES.glob("*.html") if ".cand" not in p.name)
+
+
+@pytest.mark.timeout(240)
+def test_short_fuzz_run_finds_no_crash(tmp_path: Path) -> None:
+    st = fuzz.fuzz(seconds=8, seed=13, save=tmp_path, case_timeout=60)
+    assert st.cases >= 3
+    crashes = {k: v for k, v in st.crashes.items() if k != "hang"}  # hangs: load-dependent
+    assert not crashes, (crashes, [p.read_text()[-1500:] for p in tmp_path.glob("*.txt")])
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("path", SAVED, ids=[p.stem for p in SAVED])
+def test_saved_fuzz_input_no_longer_crashes(path: Path) -> None:
+    key = path.read_bytes()
+    others = [p.read_bytes() for p in sorted(CRASHES.glob(path.stem + ".cand*.html"))]
+    which = int(path.with_suffix(".txt").read_text().split()[1])
+    fuzz.run_case(key, others, which)  # a result or a TemexError, nothing else
