@@ -11,6 +11,11 @@ import glob
 import sys
 import time
 
+from pathlib import Path
+
+# run from a clone as written in the docs: this clone's src/ first
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
 from temex.errors import TemexError
 from temex.page.dom import MAX_DEPTH, cap_depth, decode_html, parse
 

@@ -38,6 +38,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# run from a clone as written in the docs: this clone's src/ first
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
 from temex.content.extract import extract_content
 from temex.content.render import FORMATS, render
 from temex.errors import TemexError

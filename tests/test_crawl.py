@@ -408,9 +408,10 @@ def test_bad_start_and_foreign_outdir_fail_with_one_line(tmp_path: Path) -> None
     with serve(site) as (base, _srv):
         p = crawl_cli(base + "/blog/", "-o", str(tmp_path / "a"), "--scope", base + "/about/",
                       check=False)
-        assert p.returncode == 1 and "scope" in p.stderr and "Traceback" not in p.stderr
+        # an impossible value is a usage error (exit 2), as in every command (docs/CLI.md)
+        assert p.returncode == 2 and "scope" in p.stderr and "Traceback" not in p.stderr
         crawl_cli(base + "/blog/", "-o", str(tmp_path / "b"), "-q")
         p = crawl_cli(base + "/about/", "-o", str(tmp_path / "b"), check=False)
         assert p.returncode == 1 and "holds a crawl of" in p.stderr
         p = crawl_cli("ftp://x/", "-o", str(tmp_path / "c"), check=False)
-        assert p.returncode == 1 and "Traceback" not in p.stderr
+        assert p.returncode == 2 and "Traceback" not in p.stderr

@@ -229,6 +229,7 @@ def _index_warc(p: Path, counts: dict[str, int]) -> Iterator[Entry]:
 def _digest_ok(e: Entry) -> bool:
     """True when the record at ``e`` has a WARC-Block-Digest and it matches
     (then the bytes after it, not the record, are at fault)."""
+    ArchiveIterator, _ = _fastwarc()
     try:
         with open(e.path, "rb") as f:
             f.seek(e.offset)
