@@ -86,7 +86,8 @@ def test_params_are_stored_unchanged() -> None:
     det = VoteDetector(equality="strict", threshold=0.75)
     assert det.get_params() == {"equality": "strict", "threshold": 0.75, "evidence": True,
                                 "region": 0.7, "region_threshold": 0.67,
-                                "max_cells": 2_500}
+                                "max_cells": 2_500, "evidence_share": 0.5,
+                                "record_share": 0.5, "closure": True}
     assert "threshold=0.75" in repr(det)
 
 
@@ -108,16 +109,17 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
         assert r.scores.template[2] == 1.0 and r.scores.content[2] == 1.0
 
 
-# Floors a little under the figures measured in docs/BENCHMARKS.md (n = 4,
-# vote, text equality); they catch regressions without chasing noise.
-FLOORS = {"digitalplant": (0.95, 0.96), "hackingthe.cloud": (0.99, 0.98),
-          "hyperledger-fabric-docs": (0.99, 0.99)}
+# Floors a little under the figures measured with `temex eval` (n = 4, vote,
+# the defaults; docs/BENCHMARKS.md, per-site table), every shared site; they
+# catch regressions without chasing noise.
+FLOORS = {"americanpillowcase-shop": (0.92, 0.78), "digitalplant": (0.94, 0.96),
+          "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
+          "klnet-forum": (0.93, 0.98), "openehr-org-archive": (0.98, 0.95),
+          "wikinotes": (0.83, 0.99)}
 
 
 def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
-    # Pinned to the three sites these floors were measured on while the
-    # package layout moves; the generalisation work covers every shared site.
-    for folder in (f for f in site_dirs if f.name in FLOORS):
+    for folder in site_dirs:
         site = load_site(folder)
         results = evaluate_site(site, ExtractOptions())
         scores = [r.scores for r in results if r.scores is not None]
@@ -125,7 +127,7 @@ def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
         total = scores[0]
         for s in scores[1:]:
             total = total + s
-        t_floor, c_floor = FLOORS.get(site.name, (0.9, 0.9))
+        t_floor, c_floor = FLOORS.get(site.name, (0.8, 0.8))
         assert total.template[2] >= t_floor, (site.name, total.as_dict())
         assert total.content[2] >= c_floor, (site.name, total.as_dict())
 

@@ -15,7 +15,10 @@ so that results are reproducible:
    folders that share the longest path prefix), by name within a folder;
 3. files that cannot be read or parsed are reported (``PageError``) and
    skipped, and so are redirect stubs and pages without a body;
-4. of the first ``pool_size`` usable pages (default ``2n + 2``), the ``n`` most
+4. near-duplicates of the key page and of each other are dropped
+   (:mod:`temex.site.duplicates`: the same page under another URL, variants
+   of one product) and the pool refilled from the next files;
+5. of the first ``pool_size`` distinct usable pages (default ``2n + 2``), the ``n`` most
    similar in structure to the key page are compared (:func:`similarity`:
    Jaccard index of the tag.class vocabularies of the two bodies; ties keep
    the order above). A site often has page kinds with their own template
@@ -37,6 +40,7 @@ from urllib.parse import unquote, urlsplit
 from ..errors import PageError, ParseError
 from ..page.dom import Document, parse
 from ..page.files import html_files, read_page, real_path, unusable
+from .duplicates import DEFAULT_DUPLICATE, distinct_pages
 
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -174,12 +178,15 @@ def load_candidate(path: str | os.PathLike[str], timings: dict[str, float] | Non
 
 
 def choose_pages(key: Document, key_file: Path, root: Path, n: int,
-                 pool_size: int | None = None
+                 pool_size: int | None = None, duplicate: float | None = DEFAULT_DUPLICATE
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
     """Load candidate pages and keep the ``n`` best (see the module rule).
 
-    Returns the pages, the errors met on the way and timings (``read``,
-    ``parse`` seconds).
+    Near-duplicates of the key page and of each other are dropped
+    (:func:`temex.site.duplicates.distinct_pages`, ``duplicate=None``: kept)
+    and the pool is refilled from the next files, reading at most
+    ``4 × pool_size`` files. Returns the pages, the errors met on the way and
+    timings (``read``, ``parse`` seconds).
     """
     pages: list[Document] = []
     errors: list[PageError] = []
@@ -187,12 +194,24 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     if pool_size is None:
         pool_size = 2 * n + 2
     pool_size = max(pool_size, n)
-    for f in candidate_order(key, key_file, root):
-        if len(pages) >= pool_size:
+    order = candidate_order(key, key_file, root)
+    read = 0
+    distinct: list[Document] = []
+    while True:
+        want = pool_size - len(distinct)
+        exhausted = True
+        for f in order:
+            if want <= 0 or read >= 4 * pool_size:
+                exhausted = False
+                break
+            read += 1
+            page = load_candidate(f, timings)
+            if isinstance(page, PageError):
+                errors.append(page)
+            else:
+                pages.append(page)
+                want -= 1
+        distinct = pages if duplicate is None else distinct_pages(key, pages, duplicate)
+        if len(distinct) >= pool_size or exhausted or read >= 4 * pool_size:
             break
-        page = load_candidate(f, timings)
-        if isinstance(page, PageError):
-            errors.append(page)
-        else:
-            pages.append(page)
-    return rank_by_similarity(key, pages, n), errors, timings
+    return rank_by_similarity(key, distinct, n), errors, timings

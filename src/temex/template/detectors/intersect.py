@@ -44,7 +44,7 @@ class IntersectDetector(BaseDetector):
             if not any(mask):
                 break
             current, index = subdocument(key, alive)
-        template = self._finish(key, alive) if pages else [False] * len(key)
+        template = self._finish(key, alive, pages) if pages else [False] * len(key)
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),
