@@ -13,8 +13,14 @@ from ...page.dom import Document
 from ..equality import DEFAULT_EQUALITY, Equality, get_equality
 from ..mapping import DEFAULT_MAX_CELLS, etdm
 from ..model import TemplateModel
-from .rules import (DEFAULT_EVIDENCE_SHARE, DEFAULT_RECORD_SHARE, DEFAULT_REGION, apply_region,
-                    mapped_mask, supported_mapping)
+from .rules import (
+    DEFAULT_EVIDENCE_SHARE,
+    DEFAULT_RECORD_SHARE,
+    DEFAULT_REGION,
+    apply_region,
+    mapped_mask,
+    supported_mapping,
+)
 
 __all__ = ["BaseDetector", "FittedMixin", "seen_texts"]
 
