@@ -94,14 +94,23 @@ def distinct_pages(key: Document, pages: Sequence[Document],
     return [docs[j] for j in kept[1:]]
 
 
-def is_copy(page: Document, kept: Sequence[Document], reference: Sequence[Document] = (),
+#: With only the key page and one other page, template text cannot be told
+#: from page text; two pages are then copies only when this share of the
+#: smaller one's shingles (all of them) is in the other.
+RAW_COPY = 0.95
+
+
+def is_copy(page: Document, kept: Sequence[Document],
             duplicate: float = DEFAULT_DUPLICATE) -> bool:
     """True when ``page`` is a near-duplicate of one of ``kept`` (the key page
-    first); shingles common to more than half of ``kept``, ``reference`` and
-    ``page`` are set aside first. Used by live exploration on each loaded
-    page."""
-    docs = [*kept, *reference, page]
-    common = _common(docs) if len(docs) > 2 else set()
+    first, then the pages kept so far). Shingles common to more than half of
+    ``kept`` and ``page`` are set aside first; with fewer than three pages
+    in all, the test is on every shingle with :data:`RAW_COPY`. Used by live
+    exploration on each loaded page."""
+    docs = [*kept, page]
+    if len(docs) < 3:
+        return any(_copies(shingles(page), shingles(k), RAW_COPY) for k in kept)
+    common = _common(docs)
     mine = shingles(page) - common
     return any(_copies(mine, shingles(k) - common, duplicate) for k in kept)
 

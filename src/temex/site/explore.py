@@ -20,7 +20,8 @@ from ..page.files import unusable
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
-from .links import get_links, normalize_url, sort_links
+from .duplicates import normalise_url
+from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
 from .sources.base import PageSource
 from .sources.http import HttpSource
@@ -105,6 +106,21 @@ class Exploration:
                 "timings": {k: round(v, 4) for k, v in self.timings.items()}}
 
 
+def distinct_links(links: list[Link], key_url: str | None) -> list[Link]:
+    """``links`` without the key page and without second URLs of one page:
+    URLs equal once session-id and sorting parameters are dropped
+    (:func:`temex.site.duplicates.normalise_url`, issue 9) count once, the
+    first in document order."""
+    seen = {normalise_url(key_url)} if key_url else set()
+    out = []
+    for ln in links:
+        k = normalise_url(ln.url)
+        if k not in seen:
+            seen.add(k)
+            out.append(ln)
+    return out
+
+
 async def load_document(source: PageSource, url: str) -> Document | PageError:
     """Fetch ``url`` with ``source`` and parse it; failures become PageError."""
     res = await source.get(url)
@@ -177,7 +193,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         t1 = time.perf_counter()
         links = get_links(key, same_host=same_host)
         asked = normalize_url(url, url)
-        links = [ln for ln in links if ln.url != asked]
+        links = distinct_links(links, asked)
         if order in ("menu", "menublock"):
             ordered = menu_first(key, links, key.url, by_level=order == "menu")
         elif order == "paper":

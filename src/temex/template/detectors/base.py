@@ -99,10 +99,11 @@ class BaseDetector(FittedMixin):
         return get_equality(self.equality)
 
     def _finish(self, key: Document, template: list[bool],
-                pages: Sequence[Document] = ()) -> list[bool]:
+                pages: Sequence[Document] = (), info: dict[str, int] | None = None
+                ) -> list[bool]:
         if self.region is not None:
             return apply_region(key, template, self.region, record_share=self.record_share,
-                                closure=self.closure, seen=seen_texts(pages))
+                                closure=self.closure, seen=seen_texts(pages), info=info)
         return template
 
     def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:

@@ -38,7 +38,7 @@ from collections.abc import Collection, Sequence
 from ...page.dom import Document
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
-           "content_region", "mapped_mask", "record_groups", "refine_region", "subdocument",
+           "content_region", "kind_mask", "mapped_mask", "record_groups", "refine_region", "subdocument",
            "supported_mapping", "widen_to_title"]
 
 
@@ -293,7 +293,8 @@ def widen_to_title(doc: Document, region: int, template: Sequence[bool]) -> int:
 def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_REGION,
                  inside_template: Sequence[bool] | None = None,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
-                 closure: bool = True, seen: Collection[str] = ()) -> list[bool]:
+                 closure: bool = True, seen: Collection[str] = (),
+                 info: dict[str, int] | None = None) -> list[bool]:
     """Mark every non-template node of ``<body>`` outside the content region as
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
@@ -301,18 +302,21 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     between pages but they are not the page's content. The region's root
     itself is content. With ``inside_template``, nodes inside the region are
     template only where that stricter mask says so. With ``closure``, the
-    rules of :func:`refine_region` follow."""
+    rules of :func:`refine_region` follow. With ``info``, the region's root
+    is stored as ``info["region"]`` (-1 when none)."""
     region = content_region(doc, template, coverage)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
         # share their furniture and labels): look for the region where the
         # text-share rule leaves page-specific text.
         region = content_region(doc, inside_template, coverage)
-    if region < 0:
-        return template
-    if closure:
+    if region >= 0 and closure:
         region = widen_to_title(doc, region, template if inside_template is None
                                 else inside_template)
+    if info is not None:
+        info["region"] = region
+    if region < 0:
+        return template
     out = list(template)
     inside = doc.descendants(region)
     for i in doc.in_body():
@@ -331,6 +335,16 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     # controls visible.
     out[region] = False
     return out
+
+
+def kind_mask(doc: Document, template: Sequence[bool], region: int) -> list[bool]:
+    """The page-kind level of a template mask: template elements inside the
+    content region ``region`` (see :class:`temex.template.model.TemplateModel`);
+    empty when there is no region."""
+    if region < 0:
+        return []
+    inside = doc.descendants(region)
+    return [bool(template[i]) and i in inside for i in range(len(doc))]
 
 
 def mapped_mask(n: int, mapping: dict[int, int]) -> list[bool]:

@@ -17,7 +17,13 @@ from ..equality import DEFAULT_EQUALITY, Equality
 from ..mapping import DEFAULT_MAX_CELLS
 from ..model import TemplateModel
 from .base import BaseDetector, seen_texts
-from .rules import DEFAULT_EVIDENCE_SHARE, DEFAULT_RECORD_SHARE, DEFAULT_REGION, apply_region
+from .rules import (
+    DEFAULT_EVIDENCE_SHARE,
+    DEFAULT_RECORD_SHARE,
+    DEFAULT_REGION,
+    apply_region,
+    kind_mask,
+)
 
 __all__ = ["VoteDetector"]
 
@@ -118,15 +124,17 @@ class VoteDetector(BaseDetector):
         n = len(pages)
         need = math.floor(self.threshold * n + 1e-9) + 1  # votes > threshold·n
         template = [v >= need for v in votes] if pages else [False] * len(key)
+        info = {"region": -1}
         if pages and self.region is not None:
             rt = self.region_threshold
             need_in = n if rt is None else math.floor(rt * n + 1e-9) + 1
             template = apply_region(key, template, self.region,
                                     inside_template=[v >= need_in for v in votes_in],
                                     record_share=self.record_share, closure=self.closure,
-                                    seen=seen_texts(pages))
+                                    seen=seen_texts(pages), info=info)
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),
-            timings={"fit": time.perf_counter() - t0})
+            timings={"fit": time.perf_counter() - t0}, region=info["region"],
+            kind_template=kind_mask(key, template, info["region"]))
         return self
