@@ -146,3 +146,36 @@ def test_stricter_vote_inside_the_content_region() -> None:
     assert not default.template[share_div]
     assert majority.template[share_div]
     assert default.template[key.tag.index("header")]  # outside the region a majority does
+
+
+def test_record_lists_inside_the_region_are_content() -> None:
+    def listing(rows: list[str]) -> object:
+        body = "".join(f"<tr><td><img class='icon' src='/i.png'></td><td>{r}"
+                       "<span class='by'>by</span><a href='/last'>Last page</a></td></tr>"
+                       for r in rows)
+        return parse(PAGE.replace("<main>", "<main><table class='list'>" + body + "</table>")
+                     .format(title="Forum", body="intro", item="i"))
+    key = listing([f"own topic number {k} of the key page" for k in range(5)])
+    others = [listing([f"topic {k} of page {p} with other words" for k in range(5)])
+              for p in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    for i in k.in_body():
+        if k.tag[i] in ("tr", "td", "img", "span"):
+            assert not m.template[i], (k.tag[i], k.classes[i])
+    assert m.template[k.tag.index("header")]
+    assert m.region >= 0 and not any(m.kind_template)
+    assert m.template_level(k.tag.index("header")) == "site"
+
+
+def test_page_kind_template_is_marked() -> None:
+    pager = '<div class="pager"><a href="/p/1">1</a><a href="/p/2">2</a><a href="/p/3">3</a></div>'
+    body = "a paragraph long enough to be the page's own text " * 3
+    key = page("A key page title " * 5, body, "an item of the key page " * 5, extra=pager)
+    others = [page(f"T{j}", f"other words {j} " * 9, extra=pager) for j in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    div = next(i for i in k.in_body() if k.classes[i] == ("pager",))
+    assert m.template[div] and m.template_level(div) == "kind"
+    assert not m.site_template()[div] and m.site_template()[k.tag.index("footer")]
+    assert m.counts()["kind_template_nodes"] >= 4

@@ -94,23 +94,27 @@ def distinct_pages(key: Document, pages: Sequence[Document],
     return [docs[j] for j in kept[1:]]
 
 
-#: With only the key page and one other page, template text cannot be told
-#: from page text; two pages are then copies only when this share of the
-#: smaller one's shingles (all of them) is in the other.
+#: With only the key page kept, template text cannot be told from page text;
+#: two pages are then copies only when this share of the smaller one's
+#: shingles (all of them) is in the other.
 RAW_COPY = 0.95
 
 
 def is_copy(page: Document, kept: Sequence[Document],
             duplicate: float = DEFAULT_DUPLICATE) -> bool:
     """True when ``page`` is a near-duplicate of one of ``kept`` (the key page
-    first, then the pages kept so far). Shingles common to more than half of
-    ``kept`` and ``page`` are set aside first; with fewer than three pages
-    in all, the test is on every shingle with :data:`RAW_COPY`. Used by live
-    exploration on each loaded page."""
-    docs = [*kept, page]
-    if len(docs) < 3:
+    first, then the pages kept so far, distinct from each other). Shingles
+    found in two or more of ``kept`` are the template's text (distinct pages
+    share little else) and are set aside first; with the key page alone, the
+    test is on every shingle with :data:`RAW_COPY`. Used by live exploration
+    on each loaded page."""
+    if len(kept) < 2:
         return any(_copies(shingles(page), shingles(k), RAW_COPY) for k in kept)
-    common = _common(docs)
+    df: dict[int, int] = {}
+    for d in kept:
+        for h in shingles(d):
+            df[h] = df.get(h, 0) + 1
+    common = {h for h, c in df.items() if c >= 2}
     mine = shingles(page) - common
     return any(_copies(mine, shingles(k) - common, duplicate) for k in kept)
 

@@ -151,7 +151,7 @@ def content_region(doc: Document, template: Sequence[bool],
         in_link[i] = doc.tag[i] == "a" or (p >= 0 and in_link[p])
         if template[i] or ignored[i]:
             continue
-        r = root_of[p] if p >= 0 and not template[p] else i
+        r = root_of[p] if p >= 0 and not template[p] and root_of[p] >= 0 else i
         root_of[i] = r
         mass[r] = mass.get(r, 0) + (0 if in_link[i] else len(doc.text[i]))
     total = sum(mass.values())
@@ -308,8 +308,16 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
         # share their furniture and labels): look for the region where the
-        # text-share rule leaves page-specific text.
-        region = content_region(doc, inside_template, coverage)
+        # text-share rule leaves page-specific text. Containers without own
+        # text that hold template under that rule (body, main, a product box
+        # with its "add to cart" button) stay template, so the content roots
+        # are the page-specific subtrees themselves.
+        mixed = list(inside_template)
+        for i in range(len(doc) - 1, 0, -1):
+            p = doc.parent[i]
+            if mixed[i] and template[p] and not doc.text[p]:
+                mixed[p] = True
+        region = content_region(doc, mixed, coverage)
     if region >= 0 and closure:
         region = widen_to_title(doc, region, template if inside_template is None
                                 else inside_template)
