@@ -43,10 +43,12 @@ from temex.template.detectors import get_detector
 
 #: The parameter grid of the LOSO table: detector parameters (issue 9 rules)
 #: and the near-duplicate threshold of the offline pool.
-GRID = [dict(evidence_share=es, record_share=rs, closure=cl, duplicate=dup)
+GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=dg, duplicate=dup)
         for dup in (None, 0.5, 0.7)
         for es in (None, 0.5, 0.7)
-        for cl, rs in ((False, None), (True, None), (True, 0.5), (True, 0.7))]
+        for dg in (False, True)
+        for cl, rs in ((False, None), (True, None), (True, 0.5), (True, 0.7))
+        if es is not None or not dg]  # digits only matter with the share rule
 
 
 def loso_table(data: Path, n: int = 4) -> None:
@@ -110,7 +112,8 @@ def loso_table(data: Path, n: int = 4) -> None:
 
 
 #: The shipped defaults as a grid point.
-DEFAULT_POINT = dict(evidence_share=0.5, record_share=0.5, closure=True, duplicate=0.5)
+DEFAULT_POINT = dict(evidence_share=0.5, record_share=0.5, closure=True, digits=True,
+                     duplicate=0.5)
 
 
 def fmt_point(g: dict) -> str:  # type: ignore[type-arg]

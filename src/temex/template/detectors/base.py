@@ -64,7 +64,7 @@ class BaseDetector(FittedMixin):
                  max_cells: int = DEFAULT_MAX_CELLS,
                  evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
-                 closure: bool = True) -> None:
+                 closure: bool = True, digits: bool = True) -> None:
         self.equality = equality
         self.evidence = evidence
         self.region = region
@@ -72,6 +72,7 @@ class BaseDetector(FittedMixin):
         self.evidence_share = evidence_share
         self.record_share = record_share
         self.closure = closure
+        self.digits = digits
 
     def get_params(self) -> dict[str, Any]:
         """Parameters as given to ``__init__`` (scikit-learn's convention)."""
@@ -125,7 +126,7 @@ class BaseDetector(FittedMixin):
         first = supported_mapping(key, page, mapping, None)
         if self.evidence_share is None:
             return first, first
-        return first, supported_mapping(key, page, mapping, self.evidence_share)
+        return first, supported_mapping(key, page, mapping, self.evidence_share, self.digits)
 
     def params_dict(self) -> dict[str, Any]:
         return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v))

@@ -55,6 +55,8 @@ DEFAULT_REGION = 0.7
 #: (docs/BENCHMARKS.md).
 DEFAULT_EVIDENCE_SHARE = 0.5
 
+_DIGIT_RUN = re.compile(r"[0-9]+")
+
 #: Weight, in characters, of an identical attributed leaf (an icon, a
 #: divider image) in the text share of :func:`supported_mapping`: about one
 #: short label.
@@ -62,7 +64,8 @@ LEAF_CHARS = 8
 
 
 def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
-                      share: float | None = DEFAULT_EVIDENCE_SHARE) -> list[bool]:
+                      share: float | None = DEFAULT_EVIDENCE_SHARE,
+                      digits: bool = False) -> list[bool]:
     """Mask over ``d1``: mapped nodes whose mapped subtree holds evidence of
     repetition (see module docstring). O(|d1|).
 
@@ -73,7 +76,10 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
     code block no longer pull a whole block into the template. Text-free
     subtrees (icons, logos, search boxes, rules) still count through
     identical attributed leaves. ``share=None`` is the first rule: any
-    repeated text or identical attributed leaf below a node supports it."""
+    repeated text or identical attributed leaf below a node supports it.
+    With ``digits`` (share rule only), texts that differ only in their digit
+    runs count as repeated: "Page 1 of 6" and "Page 2 of 6", "Tweet 0" and
+    "Tweet 3" are one label with a counter."""
     n = len(d1)
     sup = [False] * n
     t1, t2, h1, h2 = d1.text, d2.text, d1.subtree_hash, d2.subtree_hash
@@ -86,7 +92,8 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
             ln = len(t1[a])
             tot[a] += ln
             if b is not None:
-                if ln and t1[a] == t2[b]:
+                if ln and (t1[a] == t2[b] or digits and _DIGIT_RUN.sub("#", t1[a])
+                                                == _DIGIT_RUN.sub("#", t2[b])):
                     rep[a] += ln
                 elif (d1.size[a] == 1 and not ln and h1[a] == h2[b]
                       and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
@@ -179,9 +186,6 @@ def content_region(doc: Document, template: Sequence[bool],
 #: is content. Chosen leave-one-site-out (docs/BENCHMARKS.md).
 DEFAULT_RECORD_SHARE = 0.5
 RECORD_MIN = 3
-
-_DIGIT_RUN = re.compile(r"[0-9]+")
-
 
 def _signature(doc: Document, i: int) -> tuple[str, tuple[str, ...]]:
     return doc.tag[i], tuple(sorted({_DIGIT_RUN.sub("#", c) for c in doc.classes[i]}))

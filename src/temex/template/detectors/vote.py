@@ -72,6 +72,9 @@ class VoteDetector(BaseDetector):
         Record lists inside the content region whose text is at least this
         share page-specific are content (:func:`.rules.refine_region`);
         None: off.
+    digits : bool, default True
+        In the text-share evidence rule, texts that differ only in digit runs
+        ("Page 1 of 6", "Tweet 0") count as repeated.
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
         lists, whole widgets) and the title rule (:func:`.rules.widen_to_title`).
@@ -95,9 +98,9 @@ class VoteDetector(BaseDetector):
                  max_cells: int = DEFAULT_MAX_CELLS,
                  evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
-                 closure: bool = True) -> None:
+                 closure: bool = True, digits: bool = True) -> None:
         super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
-                         closure)
+                         closure, digits)
         self.threshold = threshold
         self.region_threshold = region_threshold
 
