@@ -20,7 +20,7 @@ from ..page.files import unusable
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
-from .duplicates import normalise_url
+from .duplicates import DEFAULT_DUPLICATE, normalise_url
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
 from .sources.base import PageSource
@@ -139,7 +139,8 @@ async def load_document(source: PageSource, url: str) -> Document | PageError:
 async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
                         source: PageSource | None = None, same_host: bool = False,
                         order: str = "menu", concurrency: int = 4,
-                        progress: Progress | None = None) -> Exploration:
+                        progress: Progress | None = None,
+                        duplicate: float | None = DEFAULT_DUPLICATE) -> Exploration:
     """Find ``n`` pages sharing the template of the page at ``url``.
 
     Parameters
@@ -164,6 +165,9 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         Pages requested at once.
     progress : callable, optional
         Called as ``progress(url, status, loads, max_loads)`` after each page.
+    duplicate : float or None
+        Near-duplicate threshold for loaded pages
+        (:mod:`temex.site.duplicates`); None keeps copies.
 
     Raises
     ------
@@ -207,7 +211,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
 
         res = await find_cs(key, [ln.url for ln in ordered], load, n=n, max_loads=max_loads,
                             concurrency=concurrency, same_host=same_host,
-                            key_urls=[asked] if asked else [], progress=progress)
+                            key_urls=[asked] if asked else [], progress=progress,
+                            duplicate=duplicate)
         t3 = time.perf_counter()
     finally:
         await src.aclose()
@@ -222,12 +227,14 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
 
 def explore(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
             source: PageSource | None = None, same_host: bool = False, order: str = "menu",
-            concurrency: int = 4, progress: Progress | None = None) -> Exploration:
+            concurrency: int = 4, progress: Progress | None = None,
+            duplicate: float | None = DEFAULT_DUPLICATE) -> Exploration:
     """Blocking wrapper of :func:`explore_async` (runs its own event loop;
     do not call from inside a running loop)."""
     return asyncio.run(explore_async(url, n=n, max_loads=max_loads, source=source,
                                      same_host=same_host, order=order,
-                                     concurrency=concurrency, progress=progress))
+                                     concurrency=concurrency, progress=progress,
+                                     duplicate=duplicate))
 
 
 def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateModel:
