@@ -43,3 +43,29 @@ def test_normalise_url_drops_session_and_sort_parameters() -> None:
     b = normalise_url("http://x.org/forumdisplay.php?sort=title&f=3")
     assert a == b == "http://x.org/forumdisplay.php?f=3"
     assert normalise_url("http://x.org/p?id=2") != normalise_url("http://x.org/p?id=3")
+
+
+def test_url_pattern_abstracts_the_variable_parts() -> None:
+    from temex.site.pool import url_pattern
+    assert url_pattern("showthread.php-t=4331.html") == url_pattern("showthread.php-t=5.html")
+    assert url_pattern("showthread.php-t=4331") != url_pattern("forumdisplay.php-f=14")
+    assert url_pattern("p?id=3&s=2") == url_pattern("p?s=9&id=4") == "p?id=*&s=*"
+    assert url_pattern("img/9f8e7d6c5b4a/x") == "img/*/x"
+
+
+def test_offline_pool_prefers_the_key_page_kind_and_drops_copies(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from temex.site.pool import choose_pages, load_candidate
+    links = "".join(f"<li><a href='list-{i}.html'>list {i}</a></li>" for i in range(4))
+    links += "".join(f"<li><a href='item-{i}.html'>item {i}</a></li>" for i in range(4))
+    for name, text in [(f"list-{i}", f"listing {i} " + " ".join(f"w{i}{j}" for j in range(40)))
+                       for i in range(4)] + [
+            (f"item-{i}", f"item page {i} " + " ".join(f"v{i}{j}" for j in range(40)))
+            for i in range(1, 4)] + [("item-0", ARTICLE * 2)]:
+        (tmp_path / f"{name}.html").write_text(
+            f"<html><body><nav><ul>{links}</ul></nav><main><p>{text}</p></main></body></html>")
+    (tmp_path / "item-9.html").write_text(
+        f"<html><body><nav><ul>{links}</ul></nav><main><p>{ARTICLE * 2}</p></main></body></html>")
+    key = load_candidate(tmp_path / "item-9.html")
+    pages, _, _ = choose_pages(key, tmp_path / "item-9.html", tmp_path, 3, pool_size=3)  # type: ignore[arg-type]
+    names = sorted(p.url.rsplit("/", 1)[1] for p in pages)
+    assert names == ["item-1.html", "item-2.html", "item-3.html"]  # item-0 is a copy
