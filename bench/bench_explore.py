@@ -30,7 +30,7 @@ from pathlib import Path
 
 from temex.errors import PageLoadError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
-from temex.site.explore import explore, fit_exploration
+from temex.site.explore import DEFAULT_KIND_FIRST, explore, fit_exploration
 from temex.site.sources.http import HttpSource
 from temex.site.sources.localserve import serve_folder
 from temex.template.detectors.vote import VoteDetector
@@ -90,10 +90,13 @@ def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
                           f"{statistics.fmean(len(r.cs) for r in res):.2f} |")
 
 
-def loso(data: Path, n: int, max_loads: int, only: list[str] | None) -> None:
+def loso(data: Path, n: int, max_loads: int, only: list[str] | None,
+         kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
+         grid: list | None = None) -> None:  # type: ignore[type-arg]
     """The ``--loso`` table (module docstring)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_core import DEFAULT_POINT, GRID, fmt_point
+    from bench_core import DEFAULT_POINT, fmt_point
+    from bench_core import GRID as GRID_ALL
 
     from temex.evaluate import Scores
     from temex.template.detectors import get_detector
@@ -102,6 +105,7 @@ def loso(data: Path, n: int, max_loads: int, only: list[str] | None) -> None:
              if (f / "site.json").is_file()]
     sites = [s for s in sites if not only or s.name in only]
     names = [s.name for s in sites]
+    GRID = grid if grid is not None else GRID_ALL
     dups = sorted({g["duplicate"] for g in GRID}, key=str)
     cases: dict[object, list] = {d: [] for d in dups}  # type: ignore[type-arg]
     for site in sites:
@@ -110,7 +114,8 @@ def loso(data: Path, n: int, max_loads: int, only: list[str] | None) -> None:
                 for kp in site.key_pages:
                     try:
                         ex = explore(base + kp, n=n, max_loads=max_loads,
-                                     source=HttpSource(concurrency=2), duplicate=dup)
+                                     source=HttpSource(concurrency=2), duplicate=dup,
+                                     kind_first=kind_first, fill=fill)
                         gold = gold_mask(ex.key, site.content_selector, site.template_selector)
                     except (PageLoadError, NoGoldError) as e:
                         print(f"skipped {site.name} {kp}: {e}", file=sys.stderr)
@@ -135,7 +140,8 @@ def loso(data: Path, n: int, max_loads: int, only: list[str] | None) -> None:
 
     default = next(k for k, g in enumerate(GRID) if g == DEFAULT_POINT)
     best_all = max(range(len(GRID)), key=lambda k: score(results[k], names))
-    print(f"\n## Live, per site: in-sample and leave-one-site-out (menu order, n={n})\n")
+    print(f"\n## Live, per site: in-sample and leave-one-site-out (menu order, n={n}, "
+          f"max_loads={max_loads}, kind_first={kind_first}, fill={fill})\n")
     print(f"Default: {fmt_point(GRID[default])}. Best on all sites: "
           f"{fmt_point(GRID[best_all])}. {len(GRID)} grid points.\n")
     print("| site | mean loads | max loads | default template F1 | default content F1 "
@@ -169,13 +175,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="also run the synthetic blog (in-text links that do not link back)")
     ap.add_argument("--loso", action="store_true",
                     help="only the per-site in-sample / leave-one-site-out table")
+    ap.add_argument("--kind-first", type=int, default=DEFAULT_KIND_FIRST)
+    ap.add_argument("--no-fill", action="store_true")
+    ap.add_argument("--default-only", action="store_true",
+                    help="with --loso: fit the default grid point only")
     args = ap.parse_args(argv)
     data = data_dir()
     if data is None:
         print("no shared data (set TEMEX_DATA)", file=sys.stderr)
         return 2
     if args.loso:
-        loso(data, args.n[0] if args.n != [2, 3, 4] else 3, args.max_loads, args.sites)
+        grid = None
+        if args.default_only:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            from bench_core import DEFAULT_POINT
+            grid = [DEFAULT_POINT]
+        loso(data, args.n[0] if args.n != [2, 3, 4] else 3, args.max_loads, args.sites,
+             args.kind_first, not args.no_fill, grid)
         return 0
     rows = []
     for folder in sorted((data / "sites").iterdir()):
