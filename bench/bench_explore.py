@@ -30,7 +30,7 @@ from pathlib import Path
 
 from temex.errors import PageLoadError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
-from temex.site.explore import DEFAULT_KIND_FIRST, explore, fit_exploration
+from temex.site.explore import DEFAULT_KIND_FIRST, DEFAULT_MAX_LOADS, explore, fit_exploration
 from temex.site.sources.http import HttpSource
 from temex.site.sources.localserve import serve_folder
 from temex.template.detectors.vote import VoteDetector
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--orders", nargs="+", default=["menu", "menublock", "paper"])
     ap.add_argument("--sites", nargs="*")
-    ap.add_argument("--max-loads", type=int, default=10)
+    ap.add_argument("--max-loads", type=int, default=DEFAULT_MAX_LOADS)
     ap.add_argument("--equality", default=DEFAULT_EQUALITY)
     ap.add_argument("--detail", action="store_true", help="one row per key page")
     ap.add_argument("--synthetic", action="store_true",
