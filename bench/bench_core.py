@@ -113,7 +113,7 @@ def loso_table(data: Path, n: int = 4) -> None:
 
 #: The shipped defaults as a grid point.
 DEFAULT_POINT = dict(evidence_share=0.5, record_share=0.5, closure=True, digits=True,
-                     duplicate=0.5)
+                     duplicate=0.7)
 
 
 def fmt_point(g: dict) -> str:  # type: ignore[type-arg]

@@ -31,7 +31,7 @@ __all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_pages", "is_copy", "n
 #: Containment of page-specific shingles from which two pages are copies.
 #: Chosen leave-one-site-out with the other issue 9 parameters
 #: (docs/BENCHMARKS.md).
-DEFAULT_DUPLICATE = 0.5
+DEFAULT_DUPLICATE = 0.7
 
 #: Words per shingle.
 SHINGLE_WORDS = 4

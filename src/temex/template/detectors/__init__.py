@@ -68,9 +68,9 @@ def _register_collection_detectors() -> None:
 #: Parameters each method accepts from :class:`temex.api.ExtractOptions`.
 METHOD_PARAMS = {
     "vote": ("equality", "threshold", "evidence", "region", "region_threshold", "max_cells",
-             "evidence_share", "record_share", "closure", "digits"),
+             "evidence_share", "record_share", "closure", "digits", "title"),
     "intersect": ("equality", "evidence", "region", "max_cells", "evidence_share",
-                  "record_share", "closure", "digits"),
+                  "record_share", "closure", "digits", "title"),
     "rtdm": ("region", "max_cells"),
     "chunks": ("threshold", "tag_path", "boundary", "alt", "region"),
 }

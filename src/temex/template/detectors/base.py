@@ -64,7 +64,7 @@ class BaseDetector(FittedMixin):
                  max_cells: int = DEFAULT_MAX_CELLS,
                  evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
-                 closure: bool = True, digits: bool = True) -> None:
+                 closure: bool = True, digits: bool = True, title: bool = True) -> None:
         self.equality = equality
         self.evidence = evidence
         self.region = region
@@ -73,6 +73,7 @@ class BaseDetector(FittedMixin):
         self.record_share = record_share
         self.closure = closure
         self.digits = digits
+        self.title = title
 
     def get_params(self) -> dict[str, Any]:
         """Parameters as given to ``__init__`` (scikit-learn's convention)."""
@@ -104,7 +105,8 @@ class BaseDetector(FittedMixin):
                 ) -> list[bool]:
         if self.region is not None:
             return apply_region(key, template, self.region, record_share=self.record_share,
-                                closure=self.closure, seen=seen_texts(pages), info=info)
+                                closure=self.closure, seen=seen_texts(pages), info=info,
+                                title=self.title)
         return template
 
     def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:

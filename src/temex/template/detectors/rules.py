@@ -267,14 +267,15 @@ def refine_region(doc: Document, template: list[bool], region: int,
 TITLE_LEVELS = 2
 
 #: Headings that can be the page title (:func:`widen_to_title`).
-TITLE_TAGS = frozenset({"h1", "h2"})
+TITLE_TAGS = frozenset({"h1"})
 
 
 def widen_to_title(doc: Document, region: int, template: Sequence[bool]) -> int:
     """The content region widened to the page's title (our addition, issue 9).
 
     The data README's convention: the page's own title heading and byline are
-    content. The text-mass region often starts below them (the article body
+    content. (On the content datasets, whose gold is the main text, this
+    costs token F1: docs/BENCHMARKS.md; ``title=False`` turns it off.) The text-mass region often starts below them (the article body
     is heavier than the title block that precedes it). When an ``<h1>``
     outside the region is not template under ``template`` (its text is not
     repeated: a logo heading is) and meets the region at most
@@ -298,7 +299,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
                  inside_template: Sequence[bool] | None = None,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, seen: Collection[str] = (),
-                 info: dict[str, int] | None = None) -> list[bool]:
+                 info: dict[str, int] | None = None, title: bool = True) -> list[bool]:
     """Mark every non-template node of ``<body>`` outside the content region as
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
@@ -307,7 +308,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     itself is content. With ``inside_template``, nodes inside the region are
     template only where that stricter mask says so. With ``closure``, the
     rules of :func:`refine_region` follow. With ``info``, the region's root
-    is stored as ``info["region"]`` (-1 when none)."""
+    is stored as ``info["region"]`` (-1 when none). With ``closure`` and
+    ``title``, the region is first widened to the page title
+    (:func:`widen_to_title`)."""
     region = content_region(doc, template, coverage)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
@@ -322,7 +325,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
             if mixed[i] and template[p] and not doc.text[p]:
                 mixed[p] = True
         region = content_region(doc, mixed, coverage)
-    if region >= 0 and closure:
+    if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
                                 else inside_template)
     if info is not None:

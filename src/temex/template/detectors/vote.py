@@ -75,6 +75,9 @@ class VoteDetector(BaseDetector):
     digits : bool, default True
         In the text-share evidence rule, texts that differ only in digit runs
         ("Page 1 of 6", "Tweet 0") count as repeated.
+    title : bool, default True
+        With ``closure``, widen the content region to the page's ``<h1>``
+        (:func:`.rules.widen_to_title`).
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
         lists, whole widgets) and the title rule (:func:`.rules.widen_to_title`).
@@ -98,9 +101,9 @@ class VoteDetector(BaseDetector):
                  max_cells: int = DEFAULT_MAX_CELLS,
                  evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
-                 closure: bool = True, digits: bool = True) -> None:
+                 closure: bool = True, digits: bool = True, title: bool = True) -> None:
         super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
-                         closure, digits)
+                         closure, digits, title)
         self.threshold = threshold
         self.region_threshold = region_threshold
 
@@ -134,7 +137,7 @@ class VoteDetector(BaseDetector):
             template = apply_region(key, template, self.region,
                                     inside_template=[v >= need_in for v in votes_in],
                                     record_share=self.record_share, closure=self.closure,
-                                    seen=seen_texts(pages), info=info)
+                                    seen=seen_texts(pages), info=info, title=self.title)
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),
