@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..errors import PageError, PageLoadError, ParameterError, ParseError
 from ..page.dom import Document, parse
@@ -22,9 +22,9 @@ from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
 from .duplicates import DEFAULT_DUPLICATE, normalise_url
-from .pool import similarity, url_pattern
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
+from .pool import similarity, url_pattern
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
