@@ -17,7 +17,14 @@ then each configuration is fitted and scored against the site's gold
    out comments and related links, which are not template, so these figures
    are below the main-content figures of docs/CONTENT.md.)
 
-Usage: python bench/bench_core.py [--data DIR] [--repeat R] [--no-content]
+5. per site (all seven shared sites): template F1, content F1 and loads of
+   the default, in-sample, and leave-one-site-out (LOSO): for each held-out
+   site, the grid point of GRID best on the other six sites (criterion: the
+   highest worst-site score, a site's score being min(template F1,
+   content F1); ties by the mean) is scored on the held-out site; and the
+   worst site of each column. ``--loso`` prints only this table.
+
+Usage: python bench/bench_core.py [--data DIR] [--repeat R] [--no-content] [--loso]
 """
 
 from __future__ import annotations
@@ -36,6 +43,84 @@ from temex.page.dom import parse
 from temex.page.files import load_file
 from temex.site.pool import choose_pages
 from temex.template.detectors import get_detector
+
+#: The parameter grid of the LOSO table: detector parameters (issue 9 rules)
+#: and the near-duplicate threshold of the offline pool.
+GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=dg, duplicate=dup)
+        for dup in (None, 0.5, 0.7)
+        for es in (None, 0.5, 0.7)
+        for dg in (False, True)
+        for cl, rs in ((False, None), (True, None), (True, 0.5), (True, 0.7))
+        if es is not None or not dg]  # digits only matter with the share rule
+
+
+def loso_table(data: Path, n: int = 4) -> None:
+    """Section 5 of the module docstring."""
+    sites = [load_site(f) for f in sorted((data / "sites").iterdir())
+             if (f / "site.json").is_file()]
+    names = [s.name for s in sites]
+    cases: dict[object, list] = {}  # type: ignore[type-arg]
+    for dup in sorted({g["duplicate"] for g in GRID}, key=str):
+        out = []
+        for site in sites:
+            for kp in site.key_pages:
+                f = url_to_file(site.root, kp)
+                try:
+                    key = load_file(f)
+                    gold = gold_mask(key, site.content_selector, site.template_selector)
+                except (OSError, ValueError):
+                    continue
+                pages, _, _ = choose_pages(key, f, site.root, n, duplicate=dup)
+                out.append((site.name, kp, f, key, pages, gold))
+        cases[dup] = out
+    results = []  # per grid point: {site: (template F1, content F1, loads)}
+    for g in GRID:
+        params = {k: v for k, v in g.items() if k != "duplicate"}
+        per: dict[str, Scores] = {}
+        loads: dict[str, list[int]] = {}
+        for name, _kp, _f, key, pages, gold in cases[g["duplicate"]]:
+            model = get_detector("vote", **params).fit(key, pages).model_
+            s = score_nodes(model.template, gold)
+            per[name] = per[name] + s if name in per else s
+            loads.setdefault(name, []).append(1 + len(pages))
+        results.append({k: (v.template[2], v.content[2], sum(loads[k]) / len(loads[k]))
+                        for k, v in per.items()})
+
+    def score(r: dict, on: list[str]) -> tuple[float, float]:  # type: ignore[type-arg]
+        vals = [min(r[s][0], r[s][1]) for s in on if s in r]
+        return (min(vals), sum(vals) / len(vals)) if vals else (0.0, 0.0)
+
+    best_all = max(range(len(GRID)), key=lambda k: score(results[k], names))
+    default = next(k for k, g in enumerate(GRID) if g == DEFAULT_POINT)
+    print("\n## Per site: in-sample and leave-one-site-out (vote, n=4)\n")
+    print(f"Default: {fmt_point(GRID[default])}. Best on all seven sites: "
+          f"{fmt_point(GRID[best_all])}. LOSO: for each site, the grid point best on "
+          "the other six (highest worst-site min(template F1, content F1), ties by "
+          f"the mean) over {len(GRID)} points, scored on the held-out site.\n")
+    print("| site | loads | default template F1 | default content F1 "
+          "| LOSO template F1 | LOSO content F1 | LOSO point |")
+    print("|---|---|---|---|---|---|---|")
+    worst_d = worst_l = (2.0, "")
+    for name in names:
+        others = [s for s in names if s != name]
+        k = max(range(len(GRID)), key=lambda j: score(results[j], others))
+        dt, dc, ld = results[default].get(name, (0.0, 0.0, 0.0))
+        lt, lc, _ = results[k].get(name, (0.0, 0.0, 0.0))
+        worst_d = min(worst_d, (min(dt, dc), name))
+        worst_l = min(worst_l, (min(lt, lc), name))
+        print(f"| {name} | {ld:.2f} | {dt:.3f} | {dc:.3f} | {lt:.3f} | {lc:.3f} "
+              f"| {fmt_point(GRID[k])} |")
+    print(f"| **worst site** | | {worst_d[1]} ({worst_d[0]:.3f}) | "
+          f"| {worst_l[1]} ({worst_l[0]:.3f}) | | |")
+
+
+#: The shipped defaults as a grid point.
+DEFAULT_POINT = dict(evidence_share=0.5, record_share=0.5, closure=True, digits=True,
+                     duplicate=0.7)
+
+
+def fmt_point(g: dict) -> str:  # type: ignore[type-arg]
+    return ", ".join(f"{k}={v}" for k, v in g.items())
 
 
 def prepared(data: Path, n_max: int):  # type: ignore[no-untyped-def]
@@ -82,11 +167,15 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=None)
     ap.add_argument("--repeat", type=int, default=5, help="timing repetitions (min taken)")
     ap.add_argument("--no-content", action="store_true", help="skip the content-dataset table")
+    ap.add_argument("--loso", action="store_true", help="only the per-site LOSO table")
     args = ap.parse_args()
     data = args.data or default_data_dir()
     if data is None:
         print("no data folder: give --data or set TEMEX_DATA", file=sys.stderr)
         return 1
+    if args.loso:
+        loso_table(data)
+        return 0
     cases = prepared(data, 6)
     sites = list(dict.fromkeys(c[0] for c in cases))
     head = "| configuration | " + " | ".join(sites) + " | mean |"
@@ -143,6 +232,7 @@ def main() -> int:
     print(f"| **mean** | | | | | **{sum(ratios) / len(ratios):.2f}** |")
     if not args.no_content and (data / "content").is_dir():
         content_table(data / "content", configs)
+    loso_table(data)
     return 0
 
 

@@ -8,6 +8,15 @@ repository) and each of its key pages: serve the site on 127.0.0.1, run
 and CS sizes. Prints markdown tables (per site and averages).
 
     python bench/bench_explore.py [--n 2 3 4] [--orders menu paper] [--sites NAME ...]
+    python bench/bench_explore.py --loso [--n 3] [--sites NAME ...]
+
+``--loso`` (issue 9): every site's key pages are explored once per
+near-duplicate setting of the grid (default order, n = 3, ``max_loads``),
+then every grid point of ``bench_core.GRID`` is fitted on the same pages;
+prints per site the loads, template F1 and content F1 (node level, key pages
+pooled) of the default, in-sample, and leave-one-site-out (the grid point best
+on the other sites by the highest worst-site min(template F1, content F1),
+ties by the mean), and the worst site.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from temex.errors import PageLoadError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
-from temex.site.explore import explore, fit_exploration
+from temex.site.explore import DEFAULT_KIND_FIRST, DEFAULT_MAX_LOADS, explore, fit_exploration
 from temex.site.sources.http import HttpSource
 from temex.site.sources.localserve import serve_folder
 from temex.template.detectors.vote import VoteDetector
@@ -84,21 +93,109 @@ def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
                           f"{statistics.fmean(len(r.cs) for r in res):.2f} |")
 
 
+def loso(data: Path, n: int, max_loads: int, only: list[str] | None,
+         kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
+         grid: list | None = None) -> None:  # type: ignore[type-arg]
+    """The ``--loso`` table (module docstring)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_core import DEFAULT_POINT, fmt_point
+    from bench_core import GRID as GRID_ALL
+
+    from temex.evaluate import Scores
+    from temex.template.detectors import get_detector
+
+    sites = [load_site(f) for f in sorted((data / "sites").iterdir())
+             if (f / "site.json").is_file()]
+    sites = [s for s in sites if not only or s.name in only]
+    names = [s.name for s in sites]
+    GRID = grid if grid is not None else GRID_ALL
+    dups = sorted({g["duplicate"] for g in GRID}, key=str)
+    cases: dict[object, list] = {d: [] for d in dups}  # type: ignore[type-arg]
+    for site in sites:
+        with serve_folder(site.root) as base:
+            for dup in dups:
+                for kp in site.key_pages:
+                    try:
+                        ex = explore(base + kp, n=n, max_loads=max_loads,
+                                     source=HttpSource(concurrency=2), duplicate=dup,
+                                     kind_first=kind_first, fill=fill)
+                        gold = gold_mask(ex.key, site.content_selector, site.template_selector)
+                    except (PageLoadError, NoGoldError) as e:
+                        print(f"skipped {site.name} {kp}: {e}", file=sys.stderr)
+                        continue
+                    cases[dup].append((site.name, ex.key, ex.pages, gold, ex.loads))
+    results = []
+    for g in GRID:
+        params = {k: v for k, v in g.items() if k != "duplicate"}
+        per: dict[str, Scores] = {}
+        loads: dict[str, list[int]] = {}
+        for name, key, pages, gold, ld in cases[g["duplicate"]]:
+            model = get_detector("vote", **params).fit(key, pages).model_
+            sc = score_nodes(model.template, gold)
+            per[name] = per[name] + sc if name in per else sc
+            loads.setdefault(name, []).append(ld)
+        results.append({k: (v.template[2], v.content[2], statistics.fmean(loads[k]),
+                            max(loads[k])) for k, v in per.items()})
+
+    def score(r: dict, on: list[str]) -> tuple[float, float]:  # type: ignore[type-arg]
+        vals = [min(r[s][0], r[s][1]) for s in on if s in r]
+        return (min(vals), sum(vals) / len(vals)) if vals else (0.0, 0.0)
+
+    default = next(k for k, g in enumerate(GRID) if g == DEFAULT_POINT)
+    best_all = max(range(len(GRID)), key=lambda k: score(results[k], names))
+    print(f"\n## Live, per site: in-sample and leave-one-site-out (menu order, n={n}, "
+          f"max_loads={max_loads}, kind_first={kind_first}, fill={fill})\n")
+    print(f"Default: {fmt_point(GRID[default])}. Best on all sites: "
+          f"{fmt_point(GRID[best_all])}. {len(GRID)} grid points.\n")
+    print("| site | mean loads | max loads | default template F1 | default content F1 "
+          "| LOSO template F1 | LOSO content F1 | LOSO point |")
+    print("|---|---|---|---|---|---|---|---|")
+    worst_d = worst_l = (2.0, "")
+    all_loads = []
+    for name in names:
+        others = [x for x in names if x != name]
+        k = max(range(len(GRID)), key=lambda j: score(results[j], others))
+        dt, dc, ml, mx = results[default].get(name, (0.0, 0.0, 0.0, 0))
+        lt, lc, _, _ = results[k].get(name, (0.0, 0.0, 0.0, 0))
+        all_loads.append(ml)
+        worst_d = min(worst_d, (min(dt, dc), name))
+        worst_l = min(worst_l, (min(lt, lc), name))
+        print(f"| {name} | {ml:.2f} | {mx} | {dt:.3f} | {dc:.3f} | {lt:.3f} | {lc:.3f} "
+              f"| {fmt_point(GRID[k])} |")
+    print(f"| **mean / worst site** | {statistics.fmean(all_loads):.2f} | | "
+          f"{worst_d[1]} ({worst_d[0]:.3f}) | | {worst_l[1]} ({worst_l[0]:.3f}) | | |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--orders", nargs="+", default=["menu", "menublock", "paper"])
     ap.add_argument("--sites", nargs="*")
-    ap.add_argument("--max-loads", type=int, default=10)
+    ap.add_argument("--max-loads", type=int, default=DEFAULT_MAX_LOADS)
     ap.add_argument("--equality", default=DEFAULT_EQUALITY)
     ap.add_argument("--detail", action="store_true", help="one row per key page")
     ap.add_argument("--synthetic", action="store_true",
                     help="also run the synthetic blog (in-text links that do not link back)")
+    ap.add_argument("--loso", action="store_true",
+                    help="only the per-site in-sample / leave-one-site-out table")
+    ap.add_argument("--kind-first", type=int, default=DEFAULT_KIND_FIRST)
+    ap.add_argument("--no-fill", action="store_true")
+    ap.add_argument("--default-only", action="store_true",
+                    help="with --loso: fit the default grid point only")
     args = ap.parse_args(argv)
     data = data_dir()
     if data is None:
         print("no shared data (set TEMEX_DATA)", file=sys.stderr)
         return 2
+    if args.loso:
+        grid = None
+        if args.default_only:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            from bench_core import DEFAULT_POINT
+            grid = [DEFAULT_POINT]
+        loso(data, args.n[0] if args.n != [2, 3, 4] else 3, args.max_loads, args.sites,
+             args.kind_first, not args.no_fill, grid)
+        return 0
     rows = []
     for folder in sorted((data / "sites").iterdir()):
         if not (folder / "site.json").is_file():

@@ -86,7 +86,9 @@ def test_params_are_stored_unchanged() -> None:
     det = VoteDetector(equality="strict", threshold=0.75)
     assert det.get_params() == {"equality": "strict", "threshold": 0.75, "evidence": True,
                                 "region": 0.7, "region_threshold": 0.67,
-                                "max_cells": 2_500}
+                                "max_cells": 2_500, "evidence_share": 0.5,
+                                "record_share": 0.5, "closure": True, "digits": True,
+                                "title": True}
     assert "threshold=0.75" in repr(det)
 
 
@@ -108,16 +110,17 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
         assert r.scores.template[2] == 1.0 and r.scores.content[2] == 1.0
 
 
-# Floors a little under the figures measured in docs/BENCHMARKS.md (n = 4,
-# vote, text equality); they catch regressions without chasing noise.
-FLOORS = {"digitalplant": (0.95, 0.96), "hackingthe.cloud": (0.99, 0.98),
-          "hyperledger-fabric-docs": (0.99, 0.99)}
+# Floors a little under the figures measured with `temex eval` (n = 4, vote,
+# the defaults; docs/BENCHMARKS.md, per-site table), every shared site; they
+# catch regressions without chasing noise.
+FLOORS = {"americanpillowcase-shop": (0.92, 0.78), "digitalplant": (0.96, 0.97),
+          "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
+          "klnet-forum": (0.93, 0.98), "openehr-org-archive": (0.98, 0.95),
+          "wikinotes": (0.83, 0.99)}
 
 
 def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
-    # Pinned to the three sites these floors were measured on while the
-    # package layout moves; the generalisation work covers every shared site.
-    for folder in (f for f in site_dirs if f.name in FLOORS):
+    for folder in site_dirs:
         site = load_site(folder)
         results = evaluate_site(site, ExtractOptions())
         scores = [r.scores for r in results if r.scores is not None]
@@ -125,7 +128,7 @@ def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
         total = scores[0]
         for s in scores[1:]:
             total = total + s
-        t_floor, c_floor = FLOORS.get(site.name, (0.9, 0.9))
+        t_floor, c_floor = FLOORS.get(site.name, (0.8, 0.8))
         assert total.template[2] >= t_floor, (site.name, total.as_dict())
         assert total.content[2] >= c_floor, (site.name, total.as_dict())
 
@@ -144,3 +147,36 @@ def test_stricter_vote_inside_the_content_region() -> None:
     assert not default.template[share_div]
     assert majority.template[share_div]
     assert default.template[key.tag.index("header")]  # outside the region a majority does
+
+
+def test_record_lists_inside_the_region_are_content() -> None:
+    def listing(rows: list[str]) -> object:
+        body = "".join(f"<tr><td><img class='icon' src='/i.png'></td><td>{r}"
+                       "<span class='by'>by</span><a href='/last'>Last page</a></td></tr>"
+                       for r in rows)
+        return parse(PAGE.replace("<main>", "<main><table class='list'>" + body + "</table>")
+                     .format(title="Forum", body="intro", item="i"))
+    key = listing([f"own topic number {k} of the key page" for k in range(5)])
+    others = [listing([f"topic {k} of page {p} with other words" for k in range(5)])
+              for p in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    for i in k.in_body():
+        if k.tag[i] in ("tr", "td", "img", "span"):
+            assert not m.template[i], (k.tag[i], k.classes[i])
+    assert m.template[k.tag.index("header")]
+    assert m.region >= 0 and not any(m.kind_template)
+    assert m.template_level(k.tag.index("header")) == "site"
+
+
+def test_page_kind_template_is_marked() -> None:
+    pager = '<div class="pager"><a href="/p/1">1</a><a href="/p/2">2</a><a href="/p/3">3</a></div>'
+    body = "a paragraph long enough to be the page's own text " * 3
+    key = page("A key page title " * 5, body, "an item of the key page " * 5, extra=pager)
+    others = [page(f"T{j}", f"other words {j} " * 9, extra=pager) for j in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    div = next(i for i in k.in_body() if k.classes[i] == ("pager",))
+    assert m.template[div] and m.template_level(div) == "kind"
+    assert not m.site_template()[div] and m.site_template()[k.tag.index("footer")]
+    assert m.counts()["kind_template_nodes"] >= 4

@@ -6,15 +6,20 @@
     "ready to insert content" (TeMex paper §2, §3.3, human interface).
 ``annotated``
     The key page's own HTML with the class ``template_node`` added to every
-    template element of ``<body>`` (TeMex paper §3.3, interface for systems).
+    template element of ``<body>`` (TeMex paper §3.3, interface for systems),
+    and the class ``template_kind`` added as well to the template elements of
+    the page kind (inside the content region: pagination, share bars, comment
+    forms); ``.template_node:not(.template_kind)`` selects the site-wide
+    template alone (issue 9, two levels).
 ``content`` / ``markdown`` / ``html``
     The page's main content (:mod:`temex.content.extract`: the non-template part,
     narrowed to the main block), one block per line, as Markdown, or as HTML.
     :func:`content_text`, :func:`content_markdown` and :func:`content_html`
     here give the whole non-template part, unnarrowed.
 ``json``
-    A report: key page, pages used, loads, node counts, template node paths,
-    timings and parameters.
+    A report: key page, pages used, loads, node counts (site-wide and
+    page-kind template apart), template node paths, the roots of the
+    page-kind template (``kind_template_roots``), timings and parameters.
 
 Every walk here is iterative (enter/exit events on an explicit stack).
 """
@@ -33,6 +38,7 @@ from .text import text_lines
 
 __all__ = [
     "FORMATS",
+    "KIND_CLASS",
     "TEMPLATE_CLASS",
     "annotated_html",
     "content_html",
@@ -44,6 +50,8 @@ __all__ = [
 ]
 
 TEMPLATE_CLASS = "template_node"
+#: Second marker: template of the page kind (see the module docstring).
+KIND_CLASS = "template_kind"
 HIDDEN_STYLE = "visibility:hidden !important"
 VISIBLE_STYLE = "visibility:visible !important"
 MAX_PATH_CHARS = 2_000_000
@@ -98,14 +106,17 @@ def _serialize(parser: LexborHTMLParser) -> str:
 
 
 def annotated_html(model: TemplateModel) -> str:
-    """Key page with class ``template_node`` on every template element of body."""
+    """Key page with class ``template_node`` on every template element of body,
+    and ``template_kind`` too on the template of the page kind."""
     doc = model.key
     copy, els = _clone(doc)
+    kind = model.kind_template
     for i in doc.in_body():
         if model.template[i]:
             el = els[i]
             cls = el.attributes.get("class") or ""
-            el.attrs["class"] = (cls + " " + TEMPLATE_CLASS).strip()
+            mark = TEMPLATE_CLASS + (" " + KIND_CLASS if kind and kind[i] else "")
+            el.attrs["class"] = (cls + " " + mark).strip()
     return _serialize(copy)
 
 
@@ -180,6 +191,12 @@ def report(model: TemplateModel, *, include_paths: bool = True) -> dict[str, Any
                     break
                 paths.append(p)
         out["template_paths"] = paths
+        # Two levels (issue 9): the page-kind template's roots; the rest of
+        # the template is site-wide.
+        kind = model.kind_template
+        out["kind_template_roots"] = [
+            doc.path(i) for i in model.template_nodes()
+            if kind and kind[i] and not kind[doc.parent[i]]] if kind else []
     return out
 
 

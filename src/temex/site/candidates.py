@@ -25,7 +25,11 @@ Departures:
   exist, so the next ``k`` links (at most ``concurrency``) are loaded at once.
   That never loads a page the sequential algorithm would not have loaded;
 * a page whose final URL (after redirects) is the key page or a page already
-  loaded is skipped, and links are matched through redirects.
+  loaded is skipped, and links are matched through redirects;
+* a page whose text is a near-duplicate of the key page or of a page already
+  kept (:func:`temex.site.duplicates.is_copy`: the same page under another
+  URL, a variant of one product) is skipped (issue 9): it would vote the key
+  page's own content into the template.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from dataclasses import dataclass, field
 
 from ..errors import PageError
 from ..page.dom import Document
+from .duplicates import DEFAULT_DUPLICATE, is_copy
 from .links import get_links, normalize_url
 
 __all__ = ["CSResult", "Loader", "Progress", "find_cs", "max_clique_with"]
@@ -112,8 +117,8 @@ def max_clique_with(v: str, adj: dict[str, set[str]], order: Sequence[str],
 
 async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int = 3,
                   max_loads: int = 12, concurrency: int = 4, same_host: bool = False,
-                  key_urls: Sequence[str] = (), progress: Progress | None = None
-                  ) -> CSResult:
+                  key_urls: Sequence[str] = (), progress: Progress | None = None,
+                  duplicate: float | None = DEFAULT_DUPLICATE) -> CSResult:
     """Alg. 2: explore ``order`` (the key page's links, best first) until an
     ``n``-CS of mutually linked pages is found.
 
@@ -133,6 +138,9 @@ async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int =
         Most pages requested at once.
     key_urls : sequence of str
         Other URLs of the key page (the URL asked for, before redirects).
+    duplicate : float or None
+        Near-duplicate threshold (:mod:`temex.site.duplicates`); None keeps
+        copies.
 
     Cost: one load per explored link, one ``get_links`` per page and one
     clique search (see :func:`max_clique_with`) per page.
@@ -164,6 +172,12 @@ async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int =
             if final in own or (final in alias and alias[final] != link):
                 res.errors.append(PageError(link, f"same page as {alias.get(final, key.url)} "
                                             "(redirect)"))
+                continue
+            if duplicate is not None and is_copy(
+                    page, [key, *(res.pages[u] for u in loaded_order)], duplicate):
+                res.errors.append(PageError(link, "near-duplicate of an explored page"))
+                if progress:
+                    progress(link, "skipped: near-duplicate", loads, max_loads)
                 continue
             alias[final] = link
             res.pages[link] = page

@@ -13,6 +13,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..errors import PageError, PageLoadError, ParameterError, ParseError
 from ..page.dom import Document, parse
@@ -20,8 +21,10 @@ from ..page.files import unusable
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
-from .links import get_links, normalize_url, sort_links
+from .duplicates import DEFAULT_DUPLICATE, normalise_url
+from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
+from .pool import similarity, url_pattern
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
@@ -38,8 +41,13 @@ __all__ = [
 
 #: CS size sought by default (chosen by measurement: docs/EXPLORATION.md).
 DEFAULT_N = 3
-#: Most pages loaded by default, key page included.
-DEFAULT_MAX_LOADS = 10
+#: Most pages loaded by default, key page included: ``DEFAULT_N + 2`` (issue
+#: 9: no site above 5 loads on average; an incomplete CS is filled from the
+#: pages loaded, so a larger budget bought little, docs/EXPLORATION.md).
+DEFAULT_MAX_LOADS = 5
+#: Links of the key page's own kind (:func:`temex.site.pool.url_pattern`)
+#: moved to the front of the link order (issue 9; docs/EXPLORATION.md).
+DEFAULT_KIND_FIRST = 1
 ORDERS = ("menu", "menublock", "paper", "document")
 
 
@@ -53,9 +61,14 @@ class Exploration:
         URL asked for; ``key.url`` is the final URL after redirects.
     key : Document
     pages : list of Document
-        The CS pages, in load order (compare these with the key page).
+        The CS pages, in load order, then, when no ``n``-CS was found, the
+        other loaded pages most like the key page (``filled``) up to ``n``
+        (compare these with the key page).
     cs : list of str
-        Their URLs as linked from the key page.
+        The CS pages' URLs as linked from the key page.
+    filled : list of str
+        URLs of the loaded pages added to an incomplete CS (issue 9: a
+        loaded page is not wasted because it is not linked both ways).
     edges : list of (str, str)
         Directed links among explored pages (the mutual-link graph is the
         pairs present in both directions, see :meth:`mutual_edges`).
@@ -90,6 +103,7 @@ class Exploration:
     errors: list[PageError] = field(default_factory=list)
     explored: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    filled: list[str] = field(default_factory=list)
 
     def mutual_edges(self) -> list[tuple[str, str]]:
         """Pairs of CS pages linked both ways."""
@@ -98,11 +112,52 @@ class Exploration:
                 if (a, b) in e and (b, a) in e]
 
     def summary(self) -> dict[str, Any]:
-        return {"url": self.url, "key": self.key.url, "cs": self.cs,
+        return {"url": self.url, "key": self.key.url, "cs": self.cs, "filled": self.filled,
                 "complete": self.complete, "n": self.n, "loads": self.loads,
                 "requests": self.requests, "cache_hits": self.cache_hits,
                 "errors": [e.as_dict() for e in self.errors],
                 "timings": {k: round(v, 4) for k, v in self.timings.items()}}
+
+
+def _kind(url: str) -> str:
+    parts = urlsplit(url)
+    return url_pattern(parts.path + ("?" + parts.query if parts.query else ""))
+
+
+def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
+    """``links`` with the first ``k`` links of the key page's kind (the same
+    :func:`temex.site.pool.url_pattern`) moved to the front, order kept."""
+    if k <= 0:
+        return links
+    kind = _kind(key_url)
+    front = [ln for ln in links if _kind(ln.url) == kind][:k]
+    chosen = {id(ln) for ln in front}
+    return front + [ln for ln in links if id(ln) not in chosen]
+
+
+def fill_pages(key: Document, pages: dict[str, Document], cs: list[str], n: int) -> list[str]:
+    """Loaded pages outside the CS, most like the key page first (same URL
+    kind, then structural :func:`temex.site.pool.similarity`), as many as
+    the CS lacks of ``n``."""
+    kind = _kind(key.url)
+    rest = [u for u in pages if u not in cs]
+    rest.sort(key=lambda u: (_kind(pages[u].url) != kind, -similarity(key, pages[u])))
+    return rest[:max(0, n - len(cs))]
+
+
+def distinct_links(links: list[Link], key_url: str | None) -> list[Link]:
+    """``links`` without the key page and without second URLs of one page:
+    URLs equal once session-id and sorting parameters are dropped
+    (:func:`temex.site.duplicates.normalise_url`, issue 9) count once, the
+    first in document order."""
+    seen = {normalise_url(key_url)} if key_url else set()
+    out = []
+    for ln in links:
+        k = normalise_url(ln.url)
+        if k not in seen:
+            seen.add(k)
+            out.append(ln)
+    return out
 
 
 async def load_document(source: PageSource, url: str) -> Document | PageError:
@@ -123,7 +178,10 @@ async def load_document(source: PageSource, url: str) -> Document | PageError:
 async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
                         source: PageSource | None = None, same_host: bool = False,
                         order: str = "menu", concurrency: int = 4,
-                        progress: Progress | None = None) -> Exploration:
+                        progress: Progress | None = None,
+                        duplicate: float | None = DEFAULT_DUPLICATE,
+                        kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True
+                        ) -> Exploration:
     """Find ``n`` pages sharing the template of the page at ``url``.
 
     Parameters
@@ -148,6 +206,16 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         Pages requested at once.
     progress : callable, optional
         Called as ``progress(url, status, loads, max_loads)`` after each page.
+    duplicate : float or None
+        Near-duplicate threshold for loaded pages
+        (:mod:`temex.site.duplicates`); None keeps copies.
+    kind_first : int
+        How many links of the key page's kind (same
+        :func:`temex.site.pool.url_pattern`) go first (issue 9: a product is
+        best compared with products, a topic with topics).
+    fill : bool
+        When no ``n``-CS is found, add the other loaded pages most like the
+        key page (same kind first, then :func:`temex.site.pool.similarity`).
 
     Raises
     ------
@@ -177,13 +245,14 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         t1 = time.perf_counter()
         links = get_links(key, same_host=same_host)
         asked = normalize_url(url, url)
-        links = [ln for ln in links if ln.url != asked]
+        links = distinct_links(links, asked)
         if order in ("menu", "menublock"):
             ordered = menu_first(key, links, key.url, by_level=order == "menu")
         elif order == "paper":
             ordered = sort_links(key, links, key.url)
         else:
             ordered = links
+        ordered = kind_front(ordered, key.url, kind_first)
         t2 = time.perf_counter()
 
         async def load(u: str) -> Document | PageError:
@@ -191,12 +260,15 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
 
         res = await find_cs(key, [ln.url for ln in ordered], load, n=n, max_loads=max_loads,
                             concurrency=concurrency, same_host=same_host,
-                            key_urls=[asked] if asked else [], progress=progress)
+                            key_urls=[asked] if asked else [], progress=progress,
+                            duplicate=duplicate)
         t3 = time.perf_counter()
     finally:
         await src.aclose()
+    filled = fill_pages(key, res.pages, res.cs, n) if fill and not res.complete else []
     return Exploration(
-        url=url, key=key, pages=[res.pages[u] for u in res.cs], cs=res.cs,
+        url=url, key=key, pages=[res.pages[u] for u in [*res.cs, *filled]], cs=res.cs,
+        filled=filled,
         edges=sorted(res.edges), complete=res.complete, n=n, order=order,
         loads=1 + len(res.pages), requests=1 + res.requests,
         cache_hits=src.n_cache_hits - hits0, network_loads=src.n_network - net0,
@@ -206,12 +278,16 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
 
 def explore(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
             source: PageSource | None = None, same_host: bool = False, order: str = "menu",
-            concurrency: int = 4, progress: Progress | None = None) -> Exploration:
+            concurrency: int = 4, progress: Progress | None = None,
+            duplicate: float | None = DEFAULT_DUPLICATE,
+            kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True) -> Exploration:
     """Blocking wrapper of :func:`explore_async` (runs its own event loop;
     do not call from inside a running loop)."""
     return asyncio.run(explore_async(url, n=n, max_loads=max_loads, source=source,
                                      same_host=same_host, order=order,
-                                     concurrency=concurrency, progress=progress))
+                                     concurrency=concurrency, progress=progress,
+                                     duplicate=duplicate, kind_first=kind_first,
+                                     fill=fill))
 
 
 def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateModel:

@@ -7,15 +7,20 @@ so that results are reproducible:
 1. the key page's links, resolved inside DIR like a web server would
    (relative links against the key page's folder, root-relative links against
    DIR, ``/dir/`` to ``/dir/index.html``, fragments and queries dropped; links
-   to the key page itself and outside DIR ignored): first the *siblings*, pages
-   whose URL has the same parent as the key page's (``/blog/a/`` and
-   ``/blog/b/``: pages of one kind), then the others, each group in the order
-   the key page shows them (document order, the order a reader meets the menu);
+   to the key page itself and outside DIR ignored): first the pages of the key
+   page's *kind* (the same :func:`url_pattern`: digits, hashes and query
+   values abstracted, issue 9), then the *siblings*, pages whose URL has the
+   same parent as the key page's (``/blog/a/`` and ``/blog/b/``), then the
+   others, each group in the order the key page shows them (document order,
+   the order a reader meets the menu);
 2. then the remaining files, nearest folder first (same folder, then the
    folders that share the longest path prefix), by name within a folder;
 3. files that cannot be read or parsed are reported (``PageError``) and
    skipped, and so are redirect stubs and pages without a body;
-4. of the first ``pool_size`` usable pages (default ``2n + 2``), the ``n`` most
+4. near-duplicates of the key page and of each other are dropped
+   (:mod:`temex.site.duplicates`: the same page under another URL, variants
+   of one product) and the pool refilled from the next files;
+5. of the first ``pool_size`` distinct usable pages (default ``2n + 2``), the ``n`` most
    similar in structure to the key page are compared (:func:`similarity`:
    Jaccard index of the tag.class vocabularies of the two bodies; ties keep
    the order above). A site often has page kinds with their own template
@@ -37,11 +42,12 @@ from urllib.parse import unquote, urlsplit
 from ..errors import PageError, ParseError
 from ..page.dom import Document, parse
 from ..page.files import html_files, read_page, real_path, unusable
+from .duplicates import DEFAULT_DUPLICATE, distinct_pages
 
 _DIGITS = re.compile(r"[0-9]+")
 
 __all__ = ["candidate_order", "choose_pages", "load_candidate", "local_link_order",
-           "rank_by_similarity", "similarity", "vocabulary"]
+           "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
 
 def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
     parts = urlsplit(href.strip())
@@ -102,13 +108,41 @@ def page_path(f: Path) -> Path:
     return f.parent if f.name.lower() in ("index.html", "index.htm") else f.with_suffix("")
 
 
+_HASHLIKE = re.compile(r"(?i)\b(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b")
+
+
+def url_pattern(path: str) -> str:
+    """A URL path (or mirrored file path) with its variable parts abstracted
+    (issue 9): hash-like hex runs become ``*``, digit runs ``#``, a slug
+    segment (three or more words joined by ``-``) ``*`` (its extension
+    kept), query values ``*``: ``showthread.php?t=4331`` and
+    ``showthread.php-t=5888.html`` give the pattern of their kind,
+    ``forumdisplay.php-f=#.html`` another; ``/products/blue-pillow-case.html``
+    and ``/products/white-bed-sheet.html`` one."""
+    base, _, query = path.partition("?")
+    segments = []
+    for seg in _DIGITS.sub("#", _HASHLIKE.sub("*", base)).split("/"):
+        stem, dot, ext = seg.rpartition(".") if "." in seg else (seg, "", "")
+        if len([w for w in stem.split("-") if w]) >= 3:
+            seg = "*" + dot + ext
+        segments.append(seg)
+    base = "/".join(segments)
+    if query:
+        keys = sorted(kv.split("=", 1)[0] for kv in query.split("&") if kv)
+        base += "?" + "&".join(k + "=*" for k in keys)
+    return base
+
+
 def candidate_order(key: Document, key_file: Path, root: Path) -> Iterator[Path]:
     """All files of ``root`` in the order of the module docstring's rule."""
     key_file = real_path(key_file)
     root = real_path(root)
     linked = local_link_order(key, key_file, root)
     parent = page_path(key_file).parent
-    linked.sort(key=lambda f: page_path(f).parent != parent)  # stable: siblings first
+    kind = url_pattern(str(page_path(key_file).relative_to(root)))
+    # stable: pages of the key page's kind (URL pattern) first, then siblings
+    linked.sort(key=lambda f: (url_pattern(str(page_path(f).relative_to(root))) != kind,
+                               page_path(f).parent != parent))
     yield from linked
     done = set(linked) | {key_file}
     resolved = (real_path(f) for f in html_files(root))
@@ -174,12 +208,15 @@ def load_candidate(path: str | os.PathLike[str], timings: dict[str, float] | Non
 
 
 def choose_pages(key: Document, key_file: Path, root: Path, n: int,
-                 pool_size: int | None = None
+                 pool_size: int | None = None, duplicate: float | None = DEFAULT_DUPLICATE
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
     """Load candidate pages and keep the ``n`` best (see the module rule).
 
-    Returns the pages, the errors met on the way and timings (``read``,
-    ``parse`` seconds).
+    Near-duplicates of the key page and of each other are dropped
+    (:func:`temex.site.duplicates.distinct_pages`, ``duplicate=None``: kept)
+    and the pool is refilled from the next files, reading at most
+    ``4 × pool_size`` files. Returns the pages, the errors met on the way and
+    timings (``read``, ``parse`` seconds).
     """
     pages: list[Document] = []
     errors: list[PageError] = []
@@ -187,12 +224,26 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     if pool_size is None:
         pool_size = 2 * n + 2
     pool_size = max(pool_size, n)
-    for f in candidate_order(key, key_file, root):
-        if len(pages) >= pool_size:
+    order = candidate_order(key, key_file, root)
+    cap = 4 * pool_size
+    read = 0
+    distinct: list[Document] = []
+    exhausted = False
+    while not exhausted:
+        want = pool_size - len(distinct)
+        while want > 0 and read < cap:
+            f = next(order, None)
+            if f is None:
+                exhausted = True
+                break
+            read += 1
+            page = load_candidate(f, timings)
+            if isinstance(page, PageError):
+                errors.append(page)
+            else:
+                pages.append(page)
+                want -= 1
+        distinct = pages if duplicate is None else distinct_pages(key, pages, duplicate)
+        if len(distinct) >= pool_size or read >= cap:
             break
-        page = load_candidate(f, timings)
-        if isinstance(page, PageError):
-            errors.append(page)
-        else:
-            pages.append(page)
-    return rank_by_similarity(key, pages, n), errors, timings
+    return rank_by_similarity(key, distinct, n), errors, timings

@@ -22,7 +22,7 @@ from ..errors import PageLoadError
 from ..template.detectors import ExtractOptions, get_detector
 from ..template.equality import DEFAULT_EQUALITY
 from ..template.model import TemplateModel
-from .explore import DEFAULT_N, explore_async, fit_exploration
+from .explore import DEFAULT_MAX_LOADS, DEFAULT_N, explore_async, fit_exploration
 from .sources.netguard import check_url
 
 __all__ = [
@@ -65,7 +65,7 @@ class UrlOptions:
 
     url: str
     n: int = DEFAULT_N         #: CS size sought (pages compared with the key page)
-    max_loads: int = 10        #: pages requested, key page included
+    max_loads: int = DEFAULT_MAX_LOADS  #: pages requested, key page included
     method: str = "vote"
     equality: str = DEFAULT_EQUALITY
     threshold: float = 0.5

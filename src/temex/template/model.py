@@ -43,6 +43,18 @@ class TemplateModel:
         Seconds spent per phase (``load``, ``parse``, ``fit``, ...).
     errors : list of dict
         Pages that could not be used, each ``{"page": ..., "error": ...}``.
+    region : int
+        The content region's root (``detectors.rules.content_region``), -1
+        when none was placed.
+    kind_template : list of bool
+        Two levels of template (issue 9): ``kind_template[i]`` is True for a
+        template element of the *page kind*, inside the content region
+        (pagination, share bars, comment and review forms, breadcrumbs inside
+        the main element: chrome that only pages of the key page's kind
+        carry); the other template elements are *site-wide* (header, menus,
+        sidebars, footer). Empty when the detector placed no region. Both
+        levels are template (``template[i]`` is True); see
+        :meth:`template_level`.
     """
 
     key: Document
@@ -55,6 +67,8 @@ class TemplateModel:
     timings: dict[str, float] = field(default_factory=dict)
     errors: list[dict[str, str]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    region: int = -1
+    kind_template: list[bool] = field(default_factory=list)
 
     @property
     def n_nodes(self) -> int:
@@ -79,10 +93,27 @@ class TemplateModel:
         k = self.key
         return [i for i in self.content_nodes() if k.parent[i] >= 0 and self.template[k.parent[i]]]
 
+    def template_level(self, i: int) -> str | None:
+        """``"site"`` (site-wide template), ``"kind"`` (template of the page
+        kind, inside the content region) or None (content)."""
+        if not self.template[i]:
+            return None
+        return "kind" if self.kind_template and self.kind_template[i] else "site"
+
+    def site_template(self) -> list[bool]:
+        """The site-wide level alone: template minus the page-kind template
+        (strip this to keep a page's kind chrome with its content)."""
+        if not self.kind_template:
+            return list(self.template)
+        return [t and not k for t, k in zip(self.template, self.kind_template)]
+
     def counts(self) -> dict[str, int]:
         body = self.key.in_body()
         ignored = self.key.ignored_mask()
         in_body = [i for i in body if not ignored[i]]
         t = sum(1 for i in in_body if self.template[i])
+        k = sum(1 for i in in_body if self.template[i] and self.kind_template
+                and self.kind_template[i])
         return {"nodes": len(self.key), "body_nodes": len(in_body),
-                "template_nodes": t, "content_nodes": len(in_body) - t}
+                "template_nodes": t, "content_nodes": len(in_body) - t,
+                "site_template_nodes": t - k, "kind_template_nodes": k}

@@ -67,8 +67,10 @@ def _register_collection_detectors() -> None:
 
 #: Parameters each method accepts from :class:`temex.api.ExtractOptions`.
 METHOD_PARAMS = {
-    "vote": ("equality", "threshold", "evidence", "region", "region_threshold", "max_cells"),
-    "intersect": ("equality", "evidence", "region", "max_cells"),
+    "vote": ("equality", "threshold", "evidence", "region", "region_threshold", "max_cells",
+             "evidence_share", "record_share", "closure", "digits", "title"),
+    "intersect": ("equality", "evidence", "region", "max_cells", "evidence_share",
+                  "record_share", "closure", "digits", "title"),
     "rtdm": ("region", "max_cells"),
     "chunks": ("threshold", "tag_path", "boundary", "alt", "region"),
 }
@@ -109,6 +111,7 @@ class ExtractOptions:
         """The options the chosen method takes (``detectors.METHOD_PARAMS``)."""
         given: dict[str, Any] = {"equality": self.equality, "evidence": self.evidence,
                                  "region": self.region, "threshold": self.threshold,
-                                 "region_threshold": self.region_threshold}
+                                 "region_threshold": self.region_threshold,
+                                 **self.extra}
         accepted = METHOD_PARAMS.get(self.method, ())
         return {k: v for k, v in given.items() if k in accepted}

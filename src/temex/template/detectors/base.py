@@ -13,9 +13,23 @@ from ...page.dom import Document
 from ..equality import DEFAULT_EQUALITY, Equality, get_equality
 from ..mapping import DEFAULT_MAX_CELLS, etdm
 from ..model import TemplateModel
-from .rules import DEFAULT_REGION, apply_region, mapped_mask, supported_mapping
+from .rules import (
+    DEFAULT_EVIDENCE_SHARE,
+    DEFAULT_RECORD_SHARE,
+    DEFAULT_REGION,
+    apply_region,
+    mapped_mask,
+    supported_mapping,
+)
 
-__all__ = ["BaseDetector", "FittedMixin"]
+__all__ = ["BaseDetector", "FittedMixin", "seen_texts"]
+
+
+def seen_texts(pages: Sequence[Document]) -> set[str]:
+    """Every non-empty own text of the compared pages (the record-list rule
+    of :func:`.rules.refine_region` counts text found there as not
+    page-specific)."""
+    return {t for p in pages for t in p.text if t}
 
 
 class FittedMixin:
@@ -47,11 +61,19 @@ class BaseDetector(FittedMixin):
 
     def __init__(self, equality: str | Equality = DEFAULT_EQUALITY, evidence: bool = True,
                  region: float | None = DEFAULT_REGION,
-                 max_cells: int = DEFAULT_MAX_CELLS) -> None:
+                 max_cells: int = DEFAULT_MAX_CELLS,
+                 evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
+                 record_share: float | None = DEFAULT_RECORD_SHARE,
+                 closure: bool = True, digits: bool = True, title: bool = True) -> None:
         self.equality = equality
         self.evidence = evidence
         self.region = region
         self.max_cells = max_cells
+        self.evidence_share = evidence_share
+        self.record_share = record_share
+        self.closure = closure
+        self.digits = digits
+        self.title = title
 
     def get_params(self) -> dict[str, Any]:
         """Parameters as given to ``__init__`` (scikit-learn's convention)."""
@@ -72,20 +94,41 @@ class BaseDetector(FittedMixin):
         if self.region is not None and not (isinstance(self.region, (int, float))
                                             and 0 < self.region <= 1):
             raise ParameterError("region", "None or a number in (0, 1]", self.region)
+        for name in ("evidence_share", "record_share"):
+            v = getattr(self, name)
+            if v is not None and not (isinstance(v, (int, float)) and 0 <= v <= 1):
+                raise ParameterError(name, "None or a number in [0, 1]", v)
         return get_equality(self.equality)
 
-    def _finish(self, key: Document, template: list[bool]) -> list[bool]:
+    def _finish(self, key: Document, template: list[bool],
+                pages: Sequence[Document] = (), info: dict[str, int] | None = None
+                ) -> list[bool]:
         if self.region is not None:
-            return apply_region(key, template, self.region)
+            return apply_region(key, template, self.region, record_share=self.record_share,
+                                closure=self.closure, seen=seen_texts(pages), info=info,
+                                title=self.title)
         return template
 
     def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:
+        return self._page_masks(key, page, eq)[0]
+
+    def _page_masks(self, key: Document, page: Document, eq: Equality
+                    ) -> tuple[list[bool], list[bool]]:
+        """The supported mapping under the first evidence rule (used to find
+        the content region and outside it) and under the text-share rule
+        (used inside the region, where widgets repeat inside the page's own
+        blocks); the same mask twice when one rule is off."""
         if key.tag[0] != page.tag[0]:  # Alg. 2: "if root(pk) ≅ root(p)"
-            return [False] * len(key)
+            none = [False] * len(key)
+            return none, none
         mapping = etdm(key, page, eq, max_cells=self.max_cells)
-        if self.evidence:
-            return supported_mapping(key, page, mapping)
-        return mapped_mask(len(key), mapping)
+        if not self.evidence:
+            m = mapped_mask(len(key), mapping)
+            return m, m
+        first = supported_mapping(key, page, mapping, None)
+        if self.evidence_share is None:
+            return first, first
+        return first, supported_mapping(key, page, mapping, self.evidence_share, self.digits)
 
     def params_dict(self) -> dict[str, Any]:
         return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v))

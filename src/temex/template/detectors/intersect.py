@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from ...page.dom import Document
 from ..model import TemplateModel
 from .base import BaseDetector
-from .rules import subdocument
+from .rules import kind_mask, subdocument
 
 __all__ = ["IntersectDetector"]
 
@@ -44,9 +44,11 @@ class IntersectDetector(BaseDetector):
             if not any(mask):
                 break
             current, index = subdocument(key, alive)
-        template = self._finish(key, alive) if pages else [False] * len(key)
+        info = {"region": -1}
+        template = self._finish(key, alive, pages, info) if pages else [False] * len(key)
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),
-            timings={"fit": time.perf_counter() - t0})
+            timings={"fit": time.perf_counter() - t0}, region=info["region"],
+            kind_template=kind_mask(key, template, info["region"]))
         return self

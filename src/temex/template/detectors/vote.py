@@ -16,8 +16,14 @@ from ...page.dom import Document
 from ..equality import DEFAULT_EQUALITY, Equality
 from ..mapping import DEFAULT_MAX_CELLS
 from ..model import TemplateModel
-from .base import BaseDetector
-from .rules import DEFAULT_REGION, apply_region
+from .base import BaseDetector, seen_texts
+from .rules import (
+    DEFAULT_EVIDENCE_SHARE,
+    DEFAULT_RECORD_SHARE,
+    DEFAULT_REGION,
+    apply_region,
+    kind_mask,
+)
 
 __all__ = ["VoteDetector"]
 
@@ -57,6 +63,24 @@ class VoteDetector(BaseDetector):
     max_cells : int
         Largest children alignment table before the greedy fallback
         (:mod:`temex.template.mapping`).
+    evidence_share : float in [0, 1] or None, default 0.5
+        Inside the content region, share of a text-holding subtree's
+        characters that must be repeated for it to count as evidence
+        (:func:`.rules.supported_mapping`); None: any repeated text below a
+        node is evidence (the first rule, still used to find the region).
+    record_share : float in [0, 1] or None, default 0.5
+        Record lists inside the content region whose text is at least this
+        share page-specific are content (:func:`.rules.refine_region`);
+        None: off.
+    digits : bool, default True
+        In the text-share evidence rule, texts that differ only in digit runs
+        ("Page 1 of 6", "Tweet 0") count as repeated.
+    title : bool, default True
+        With ``closure``, widen the content region to the page's ``<h1>``
+        (:func:`.rules.widen_to_title`).
+    closure : bool, default True
+        The rules inside the region (:func:`.rules.refine_region`: record
+        lists, whole widgets) and the title rule (:func:`.rules.widen_to_title`).
 
     Attributes
     ----------
@@ -74,8 +98,12 @@ class VoteDetector(BaseDetector):
     def __init__(self, equality: str | Equality = DEFAULT_EQUALITY, threshold: float = 0.5,
                  evidence: bool = True, region: float | None = DEFAULT_REGION,
                  region_threshold: float | None = 0.67,
-                 max_cells: int = DEFAULT_MAX_CELLS) -> None:
-        super().__init__(equality, evidence, region, max_cells)
+                 max_cells: int = DEFAULT_MAX_CELLS,
+                 evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
+                 record_share: float | None = DEFAULT_RECORD_SHARE,
+                 closure: bool = True, digits: bool = True, title: bool = True) -> None:
+        super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
+                         closure, digits, title)
         self.threshold = threshold
         self.region_threshold = region_threshold
 
@@ -90,20 +118,29 @@ class VoteDetector(BaseDetector):
                                      + (" or None" if name == "region_threshold" else ""), value)
         t0 = time.perf_counter()
         votes = [0] * len(key)
+        votes_in = [0] * len(key)
         for page in pages:
-            for i, m in enumerate(self._page_mask(key, page, eq)):
+            first, shared = self._page_masks(key, page, eq)
+            for i, m in enumerate(first):
                 if m:
                     votes[i] += 1
+            for i, m in enumerate(shared):
+                if m:
+                    votes_in[i] += 1
         n = len(pages)
         need = math.floor(self.threshold * n + 1e-9) + 1  # votes > threshold·n
         template = [v >= need for v in votes] if pages else [False] * len(key)
+        info = {"region": -1}
         if pages and self.region is not None:
             rt = self.region_threshold
             need_in = n if rt is None else math.floor(rt * n + 1e-9) + 1
             template = apply_region(key, template, self.region,
-                                    inside_template=[v >= need_in for v in votes])
+                                    inside_template=[v >= need_in for v in votes_in],
+                                    record_share=self.record_share, closure=self.closure,
+                                    seen=seen_texts(pages), info=info, title=self.title)
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),
-            timings={"fit": time.perf_counter() - t0})
+            timings={"fit": time.perf_counter() - t0}, region=info["region"],
+            kind_template=kind_mask(key, template, info["region"]))
         return self

@@ -1,0 +1,129 @@
+"""Near-duplicate candidate pages (issue 9).
+
+The same page under another URL (session ids, sort or order parameters, a
+second URL of one list), variants of one product, or a listing that embeds a
+whole post vote as several pages: the key page's own content then looks
+repeated and is called template. Candidates are compared by their text:
+
+* :func:`shingles`: the set of hashed ``SHINGLE_WORDS``-word shingles of a
+  page's visible body text (Broder's w-shingling; the chunks paper counts
+  template text by its document frequency in the same spirit);
+* :func:`distinct_pages`: shingles common to more than half of the pages
+  are the template's own text and are set aside; of the rest, when
+  ``duplicate`` or more of the smaller page's shingles are in the other page
+  (containment, not resemblance, so that a listing embedding a post is caught),
+  the later page is a copy and is dropped;
+* :func:`normalise_url`: live exploration drops session-id and sorting
+  query parameters before deciding whether a URL was seen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from ..page.dom import Document
+
+__all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_pages", "is_copy", "normalise_url",
+           "shingles"]
+
+#: Containment of page-specific shingles from which two pages are copies.
+#: Chosen leave-one-site-out with the other issue 9 parameters
+#: (docs/BENCHMARKS.md).
+DEFAULT_DUPLICATE = 0.7
+
+#: Words per shingle.
+SHINGLE_WORDS = 4
+
+_WORD = re.compile(r"\w+")
+
+#: Query parameters that name a session or an order, not a page: dropped by
+#: :func:`normalise_url` (generic names used by common web frameworks and
+#: forum, shop and CMS software; matched case-insensitively).
+VOLATILE_PARAMS = frozenset({
+    "s", "sid", "session", "sessionid", "session_id", "phpsessid", "jsessionid", "aspsessionid",
+    "sort", "sortby", "sort_by", "order", "orderby", "order_by", "dir", "direction", "sortorder",
+    "view", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "ref",
+    "fbclid", "gclid",
+})
+
+
+def shingles(doc: Document) -> frozenset[int]:
+    """Hashed ``SHINGLE_WORDS``-word shingles of the visible body text (script,
+    style, noscript and template ignored; lower-cased words), cached on the
+    document. O(n)."""
+    cached = doc.__dict__.get("_shingles")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    ignored = doc.ignored_mask()
+    words: list[str] = []
+    for i in doc.in_body():
+        if not ignored[i] and doc.text[i]:
+            words.extend(w.lower() for w in _WORD.findall(doc.text[i]))
+    k = SHINGLE_WORDS
+    out = frozenset(hash(tuple(words[j:j + k])) for j in range(max(0, len(words) - k + 1)))
+    doc.__dict__["_shingles"] = out
+    return out
+
+
+def _common(docs: Sequence[Document]) -> set[int]:
+    df: dict[int, int] = {}
+    for d in docs:
+        for h in shingles(d):
+            df[h] = df.get(h, 0) + 1
+    return {h for h, c in df.items() if 2 * c > len(docs)}
+
+
+def _copies(a: frozenset[int] | set[int], b: frozenset[int] | set[int], duplicate: float) -> bool:
+    small = min(len(a), len(b))
+    return bool(small) and len(a & b) >= duplicate * small
+
+
+def distinct_pages(key: Document, pages: Sequence[Document],
+                   duplicate: float = DEFAULT_DUPLICATE) -> list[Document]:
+    """``pages`` without near-duplicates of the key page and of each other
+    (earlier pages win); see the module docstring. O(total text)."""
+    docs = [key, *pages]
+    common = _common(docs)
+    own = [shingles(d) - common for d in docs]
+    kept = [0]
+    for j in range(1, len(docs)):
+        if not any(_copies(own[j], own[k], duplicate) for k in kept):
+            kept.append(j)
+    return [docs[j] for j in kept[1:]]
+
+
+#: With only the key page kept, template text cannot be told from page text;
+#: two pages are then copies only when this share of the smaller one's
+#: shingles (all of them) is in the other.
+RAW_COPY = 0.95
+
+
+def is_copy(page: Document, kept: Sequence[Document],
+            duplicate: float = DEFAULT_DUPLICATE) -> bool:
+    """True when ``page`` is a near-duplicate of one of ``kept`` (the key page
+    first, then the pages kept so far, distinct from each other). Shingles
+    found in two or more of ``kept`` are the template's text (distinct pages
+    share little else) and are set aside first; with the key page alone, the
+    test is on every shingle with :data:`RAW_COPY`. Used by live exploration
+    on each loaded page."""
+    if len(kept) < 2:
+        return any(_copies(shingles(page), shingles(k), RAW_COPY) for k in kept)
+    df: dict[int, int] = {}
+    for d in kept:
+        for h in shingles(d):
+            df[h] = df.get(h, 0) + 1
+    common = {h for h, c in df.items() if c >= 2}
+    mine = shingles(page) - common
+    return any(_copies(mine, shingles(k) - common, duplicate) for k in kept)
+
+
+def normalise_url(url: str) -> str:
+    """``url`` without fragment and without session-id and sorting query
+    parameters (:data:`VOLATILE_PARAMS`), the other parameters sorted: two
+    URLs of one page compare equal."""
+    parts = urlsplit(url)
+    query = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                   if k.lower() not in VOLATILE_PARAMS)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), ""))
