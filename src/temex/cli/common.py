@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..errors import ParseError
-from ..page.dom import Document, parse
-from ..page.files import read_page, unusable
-from ..site.explore import DEFAULT_N as DEFAULT_CS_SIZE
-from ..template.detectors import DEFAULT_N_PAGES, ExtractOptions
-from ..template.detectors.rules import DEFAULT_REGION
-from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
+from ..site.defaults import DEFAULT_N as DEFAULT_CS_SIZE
+from ..template.defaults import DEFAULT_EQUALITY, DEFAULT_N_PAGES, DEFAULT_REGION, EQUALITIES
+
+if TYPE_CHECKING:
+    from ..page.dom import Document
+    from ..template.detectors import ExtractOptions
 
 __all__ = ["DEFAULT_CS_SIZE", "EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_OK", "EXIT_USAGE", "add_method_arguments",
            "extract_options", "load_pages", "write_output"]
@@ -47,6 +47,8 @@ def add_method_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def extract_options(args: argparse.Namespace) -> ExtractOptions:
+    from ..template.detectors import ExtractOptions
+
     return ExtractOptions(method=args.method, equality=args.equality,
                           threshold=args.threshold,
                           n_pages=args.n_pages if args.n_pages else DEFAULT_N_PAGES,
@@ -67,6 +69,10 @@ def write_output(text: str, output: str | None) -> None:
 def load_pages(paths: list[str]) -> list[Document]:
     """Read and parse page files; a page that cannot be used is reported on
     stderr and skipped."""
+    from ..errors import ParseError
+    from ..page.dom import parse
+    from ..page.files import read_page, unusable
+
     docs = []
     for p in paths:
         try:

@@ -12,10 +12,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..content.extract import Content
-from ..content.folder import extract_folder
+if TYPE_CHECKING:
+    from ..content.extract import Content
 
 __all__ = ["add_parser", "run_content"]
 
@@ -60,6 +60,8 @@ def run_content(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"temex content: {out}: cannot create ({e.strerror or e})", file=sys.stderr)
         return 1
+    from ..content.folder import extract_folder
+
     res = extract_folder(src, etdm=args.etdm)
     if not res.contents:
         print(f"temex content: {src}: no HTML files", file=sys.stderr)

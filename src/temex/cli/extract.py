@@ -13,8 +13,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..api import extract_files
-from ..content.render import FORMATS, render
+from ..content.formats import FORMATS
 from .candidates import add_explore_arguments, is_url, url_limits, url_options
 from .common import (
     DEFAULT_CS_SIZE,
@@ -57,6 +56,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
+    from ..api import extract_files
+    from ..content.render import render
+
     if is_url(args.target):
         return _extract_url(args)
     model = extract_files(args.target, pages=args.pages, pages_dir=args.pages_dir,
@@ -73,6 +75,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 def _extract_url(args: argparse.Namespace) -> int:
     """Explore, fit and write ``args.format`` through the URL runner."""
+    from ..content.render import render
     from ..site.runner import NoTemplateFound, extract_url
     from .candidates import ProgressLine
 

@@ -8,9 +8,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..content.extract import main_content
-from ..content.render import render
-from ..template.saved import SavedTemplate, strip
 from .common import EXIT_FAILED, EXIT_OK, load_pages
 
 __all__ = ["STRIP_FORMATS", "add_parser", "cmd_strip"]
@@ -38,6 +35,10 @@ _EXT = {"content": ".txt", "markdown": ".md", "annotated": ".html", "html": ".ht
 
 
 def cmd_strip(args: argparse.Namespace) -> int:
+    from ..content.extract import main_content
+    from ..content.render import render
+    from ..template.saved import SavedTemplate, strip
+
     saved = SavedTemplate.load(args.template)
     docs = load_pages(args.pages)
     if not docs:

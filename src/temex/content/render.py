@@ -28,6 +28,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..page.dom import IGNORED_TAGS, Document, children_reversed
 from ..template.model import TemplateModel
+from .formats import FORMATS
 from .text import text_lines
 
 __all__ = [
@@ -46,7 +47,6 @@ TEMPLATE_CLASS = "template_node"
 HIDDEN_STYLE = "visibility:hidden !important"
 VISIBLE_STYLE = "visibility:visible !important"
 MAX_PATH_CHARS = 2_000_000
-FORMATS = ("template", "annotated", "content", "markdown", "html", "json")
 
 
 

@@ -20,6 +20,7 @@ from ..page.files import unusable
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
+from .defaults import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
 from .links import get_links, normalize_url, sort_links
 from .menus import menu_first
 from .sources.base import PageSource
@@ -36,11 +37,6 @@ __all__ = [
     "load_document",
 ]
 
-#: CS size sought by default (chosen by measurement: docs/EXPLORATION.md).
-DEFAULT_N = 3
-#: Most pages loaded by default, key page included.
-DEFAULT_MAX_LOADS = 10
-ORDERS = ("menu", "menublock", "paper", "document")
 
 
 @dataclass

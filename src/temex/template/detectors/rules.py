@@ -25,16 +25,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...page.dom import Document
+from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_REGION", "apply_region", "content_region", "mapped_mask", "subdocument",
            "supported_mapping"]
-
-
-#: Share of the page's own non-link text the content region must hold. Chosen
-#: on the development data (docs/BENCHMARKS.md): 0.7 to 0.8 give the same
-#: node-level F1 on the shared sites; 0.7 is a little better on the content
-#: datasets (0.913 / 0.859 against 0.905 / 0.854 on CleanPortalEval / Dragnet).
-DEFAULT_REGION = 0.7
 
 
 def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int]) -> list[bool]:
