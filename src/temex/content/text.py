@@ -29,7 +29,7 @@ def events(doc: Document, skip: list[bool] | None = None
     elements with ``skip[i]``, are skipped."""
     if doc.body < 0:
         return
-    index = {el.mem_id: k for k, el in enumerate(doc.elements)}
+    index = doc.element_index()
     stack: list[tuple[LexborNode, bool]] = [(doc.elements[doc.body], False)]
     owner: list[int] = []
     while stack:
