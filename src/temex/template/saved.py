@@ -74,10 +74,16 @@ def node_signatures(doc: Document) -> tuple[list[str], list[str]]:
     raw: list[bytes] = [b""] * n
     path: list[str] = [""] * n
     text: list[str] = [""] * n
+    steps: dict[tuple[str, str, tuple[str, ...]], bytes] = {}  # steps repeat on a page
+    tags, ids, classes, parent = doc.tag, doc.id, doc.classes, doc.parent
     for i in range(n):
-        p = doc.parent[i]
+        p = parent[i]
         base = raw[p] if p >= 0 else _ROOT
-        d = blake2b(base + b"/" + _step(doc, i).encode(), digest_size=8).digest()
+        key = (tags[i], ids[i], classes[i])
+        step = steps.get(key)
+        if step is None:
+            step = steps[key] = b"/" + _step(doc, i).encode()
+        d = blake2b(base + step, digest_size=8).digest()
         raw[i] = d
         path[i] = d.hex()
         if doc.text[i]:
