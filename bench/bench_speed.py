@@ -204,7 +204,10 @@ def extract_rows(data: Path, repeat: int) -> tuple[float, float, int]:
 def startup(repeat: int) -> tuple[float, float]:
     """CPU seconds of ``temex --help`` and of an empty interpreter, min of repeat."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in [str(HERE.parent / "src"),
+    import temex
+
+    src = str(Path(temex.__file__).resolve().parents[1])  # the tree being measured
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [src,
                                                     env.get("PYTHONPATH", "")] if p)
 
     def run(args: list[str]) -> float:
