@@ -52,7 +52,7 @@ from ..page.files import unusable
 from ..site.pool import rank_by_similarity, vocabulary
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
-from ..template.saved import SavedTemplate, apply, text_mask
+from ..template.saved import SavedTemplate, apply_with_text_mask
 from ..template.site_index import SiteIndex
 from .engines import run_tasks
 from .grouping import cluster, group_by_site, nearest
@@ -249,10 +249,12 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         else:
             c, sim = (0, 1.0) if saved else (-1, 0.0)
         st = saved[c] if c >= 0 else None
-        mask = apply(st, doc) if st is not None else [i < doc.body for i in range(len(doc))]
+        if st is not None:  # template mask (stats) and its text evidence, one match
+            mask, tmask = apply_with_text_mask(st, doc)
+        else:
+            mask, tmask = [i < doc.body for i in range(len(doc))], None
         member = index.member(doc) if index is not None else False
-        main = extract_content(doc, index, text_mask(st, doc) if st is not None else None,
-                               member=member)
+        main = extract_content(doc, index, tmask, member=member)
         text = main.text()
         counts = TemplateModel(key=doc, template=mask, votes=[], pages=[], method="saved",
                                params={}).counts()

@@ -77,7 +77,7 @@ def page_blocks(doc: Document) -> Blocks:
     if doc.body < 0:
         doc.__dict__["_blocks"] = out
         return out
-    tag, parent, text = doc.tag, doc.parent, doc.text
+    tag, parent, text, attrs = doc.tag, doc.parent, doc.text, doc.attrs
     owner = [-1] * n
     hidden = [False] * n
     in_link = [False] * n
@@ -86,7 +86,7 @@ def page_blocks(doc: Document) -> Blocks:
     for i in range(body, body + doc.size[body]):
         t = tag[i]
         p = parent[i] if i != body else -1
-        if (p >= 0 and hidden[p]) or t in HIDDEN_TAGS or _invisible(doc, i):
+        if (p >= 0 and hidden[p]) or t in HIDDEN_TAGS or (attrs[i] and _invisible(doc, i)):
             hidden[i] = True
             continue
         owner[i] = i if (t in BLOCK_TAGS or p < 0) else owner[p]
