@@ -8,7 +8,6 @@ starts a new line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +18,6 @@ from ..page.dom import IGNORED_TAGS, Document, children_reversed
 
 __all__ = ["events", "text_lines"]
 
-_WS = re.compile(r"\s+")
 
 
 def events(doc: Document, skip: list[bool] | None = None
@@ -76,7 +74,7 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
         nonlocal prefix
         text = "".join(cur)
         if not pre_depth:
-            text = _WS.sub(" ", text).strip()
+            text = " ".join(text.split())  # whitespace runs collapsed, ends stripped
         if text.strip():
             blocks.append(prefix + text if markdown else text)
         cur.clear()

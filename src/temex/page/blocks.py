@@ -25,7 +25,6 @@ section summary table tbody td tfoot th thead tr ul caption legend option center
 iframe select textarea button""".split())
 HIDDEN_TAGS = IGNORED_TAGS | frozenset({"select", "option", "textarea", "button", "head",
                                         "title", "iframe", "svg"})
-_WS = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 
 
@@ -33,7 +32,9 @@ def norm_key(text: str) -> str:
     """Normalised block text used to find the same block on other pages of the
     site: lower-case, whitespace collapsed, digit runs replaced by ``0`` (dates,
     counters and comment counts change between otherwise equal blocks)."""
-    return _DIGITS.sub("0", _WS.sub(" ", text).strip().lower())
+    # " ".join(text.split()) = re.sub(r"\s+", " ", text).strip(): both split on the
+    # characters of str.isspace()
+    return _DIGITS.sub("0", " ".join(text.split()).lower())
 
 
 @dataclass
