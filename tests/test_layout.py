@@ -111,6 +111,11 @@ NETWORK_STACK = ("aiohttp", "yarl", "multidict", "ssl", "protego", "playwright")
     "import temex; temex.parse; temex.extract_files; temex.render",  # file extraction
     "import temex.batch.pipeline",  # temex batch
     "import temex.cli.main as m",
+    # temex extract FILE --pages-dir DIR, run through the CLI
+    "import contextlib, io; from temex.demo import DEMO_SITE; from temex.cli.main import main; "
+    "w = DEMO_SITE / 'www'; out = io.StringIO(); ctx = contextlib.redirect_stdout(out); "
+    "ctx.__enter__(); rc = main(['extract', str(w / 'index.html'), '--pages-dir', str(w), "
+    "'-f', 'content']); ctx.__exit__(None, None, None); assert rc == 0 and out.getvalue()",
 ])
 def test_offline_paths_import_no_network_stack(code: str) -> None:
     """``temex --help``, file extraction and batch start without aiohttp & co.
