@@ -198,9 +198,9 @@ def main(argv: list[str] | None = None) -> int:
                 rss1, hwm = rss_mb(proc.pid)
                 _, health, _ = call("GET", f"{base}/api/health")
                 statuses = [d["status"] for d in results.values()]
-                print(f"| page | jobs | n | accepted | 429 | done | failed | evicted "
-                      f"| outputs read | wall (s) | RSS before (MB) | peak (MB) "
-                      f"| after (MB) |")
+                print("| page | jobs | n | accepted | 429 | done | failed | evicted "
+                      "| outputs read | wall (s) | RSS before (MB) | peak (MB) "
+                      "| after (MB) |")
                 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
                 print(f"| {page_bytes / 1e6:.1f} MB | {args.jobs} | {args.n} | {len(accepted)} "
                       f"| {refused} | {statuses.count('done')} | {statuses.count('failed')} "

@@ -15,9 +15,9 @@ pytest.importorskip("warcio", reason="the WARC fixtures are written with warcio"
 pytest.importorskip("publicsuffixlist", reason="site grouping needs publicsuffixlist")
 
 from temex.batch.pipeline import BatchOptions, run_batch
-from temex.batch.readers import index_inputs  # noqa: E402
-from temex.batch.writers import site_filename  # noqa: E402
-from temex.cli.main import main  # noqa: E402
+from temex.batch.readers import index_inputs
+from temex.batch.writers import site_filename
+from temex.cli.main import main
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
               pytest.mark.filterwarnings("ignore::ResourceWarning"),
@@ -406,3 +406,39 @@ def test_truncated_record_says_truncated(tmp_path):
     errors = [(o, r) for o, r in rows if r]
     assert len(errors) == 1 and errors[0][0] == offs[14], errors
     assert "truncated" in errors[0][1] and "digest" not in errors[0][1], errors
+
+
+def test_big_sites_are_fitted_once_and_spread_over_workers(corpus, tmp_path):
+    """Issue 11: a site of more than ``chunk`` records is fitted by one task and
+    stripped by tasks of ``chunk`` records; the rows, files and done-marker
+    are those of one task per site."""
+    import pickle
+
+    from temex.batch.pipeline import FittedSite, SiteTask, _split, fit_site
+    from temex.batch.readers import index_inputs
+
+    d = corpus["dir"]
+    inputs = [str(d / "main.warc.gz"), str(d / "bad.warc.gz"), str(d / "pages.jsonl")]
+    one = run_batch(inputs, tmp_path / "one", BatchOptions(chunk=10_000), workers=2,
+                    progress=False)
+    many = run_batch(inputs, tmp_path / "many", BatchOptions(chunk=3), workers=2,
+                     progress=False)
+    assert one["pages"] == many["pages"] and one["errors"] == many["errors"]
+    names = sorted(p.name for p in (tmp_path / "one" / "sites").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "many" / "sites").iterdir())
+    for name in names:
+        a = (tmp_path / "one" / "sites" / name).read_text()
+        b = (tmp_path / "many" / "sites" / name).read_text()
+        assert a == b, name
+    assert sorted(p.name for p in (tmp_path / "one" / "done").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "many" / "done").iterdir())
+    assert any(json.loads(p.read_text()).get("parts", 0) > 1
+               for p in (tmp_path / "many" / "done").iterdir())
+    # what goes to a worker pickles (local pool and Dask)
+    entries, _ = index_inputs(inputs)
+    task = SiteTask("s", entries[:6], str(tmp_path / "x"), BatchOptions(chunk=4))
+    fitted = fit_site(task)
+    assert isinstance(fitted, FittedSite)
+    chunks = _split(task, pickle.loads(pickle.dumps(fitted)))
+    assert [len(c.entries) for c in chunks] == [4, 2]
+    pickle.dumps(chunks)

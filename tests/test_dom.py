@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from temex.errors import ParseError
@@ -104,3 +106,58 @@ def test_unusable_input_raises_parse_error(data: bytes, message: str) -> None:
 def test_too_large_is_an_error_not_a_parse() -> None:
     with pytest.raises(ParseError, match="over the limit"):
         parse(b"<p>" + b"a" * 2000, max_bytes=1000)
+
+
+def _shared_pages() -> list[Path]:
+    from conftest import DATA
+
+    if DATA is None:
+        return []
+    return sorted(p for p in DATA.rglob("*.htm*") if p.is_file())
+
+
+def test_fast_builder_matches_the_reference_on_every_shared_page(data_dir: Path) -> None:
+    """Issue 11: the one-pass builder gives the old builder's arrays, field for
+    field (hashes and lazy fields included), on every page of ../shared/data."""
+    from _reference_dom import FIELDS, reference_arrays
+
+    pages = _shared_pages()
+    assert len(pages) > 100
+    checked = 0
+    for path in pages:
+        raw = path.read_bytes()
+        try:
+            doc = parse(raw, url=str(path))
+        except ParseError:
+            continue
+        ref = reference_arrays(raw)
+        for name in FIELDS:
+            assert getattr(doc, name) == ref[name], f"{path}: {name} differs"
+        assert doc.element_index() == {el.mem_id: k for k, el in enumerate(doc.elements)}
+        checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("html", [
+    "<html><body><div id=' a ' class='b  a b' data-X='1' ID2=''>x<!-- c --> y<b>z</b>"
+    "\u00a0 w</div><svg viewBox='0 0 1 1'><foreignObject>t</foreignObject></svg>"
+    "<template><p>inside</p></template><script>var a</script><p>\u3000</p></body></html>",
+    "text only", "<frameset><frame src=a></frameset>", "<table><tr><td>1<td>2</table>x",
+    "<p>" * 3000 + "deep",
+])
+def test_fast_builder_matches_the_reference_on_odd_markup(html: str) -> None:
+    from _reference_dom import FIELDS, reference_arrays
+
+    doc, ref = parse(html), reference_arrays(html)
+    for name in FIELDS:
+        assert getattr(doc, name) == ref[name], name
+
+
+def test_rehash_after_editing_recomputes_the_lazy_hash() -> None:
+    d = parse("<body><p>a</p><p>b</p></body>")
+    before = list(d.subtree_hash)
+    d.text[d.tag.index("p")] = "b"
+    assert d.subtree_hash == before  # stale until rehash, as before
+    d.rehash()
+    ps = [i for i, t in enumerate(d.tag) if t == "p"]
+    assert d.subtree_hash[ps[0]] == d.subtree_hash[ps[1]] != before[ps[0]]

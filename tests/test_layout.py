@@ -101,3 +101,54 @@ def test_each_module_imports_alone(module: str) -> None:
     r = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
                        text=True, env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=60)
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+NETWORK_STACK = ("aiohttp", "yarl", "multidict", "ssl", "protego", "playwright")
+
+
+@pytest.mark.parametrize("code", [
+    "from temex.cli.main import build_parser; build_parser()",  # temex --help
+    "import temex; temex.parse; temex.extract_files; temex.render",  # file extraction
+    "import temex.batch.pipeline",  # temex batch
+    "import temex.cli.main as m",
+    # temex extract FILE --pages-dir DIR, run through the CLI
+    "import contextlib, io; from temex.demo import DEMO_SITE; from temex.cli.main import main; "
+    "w = DEMO_SITE / 'www'; out = io.StringIO(); ctx = contextlib.redirect_stdout(out); "
+    "ctx.__enter__(); rc = main(['extract', str(w / 'index.html'), '--pages-dir', str(w), "
+    "'-f', 'content']); ctx.__exit__(None, None, None); assert rc == 0 and out.getvalue()",
+])
+def test_offline_paths_import_no_network_stack(code: str) -> None:
+    """``temex --help``, file extraction and batch start without aiohttp & co.
+    (issue 11: they were half of the start-up time)."""
+    probe = f"import sys; {code}; print(sorted(m for m in {NETWORK_STACK!r} if m in sys.modules))"
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                       env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "[]"
+
+
+def test_help_imports_only_the_cli() -> None:
+    """``temex --help`` loads neither the parser nor the detectors."""
+    probe = ("import sys; from temex.cli.main import build_parser; build_parser(); "
+             "print(sorted(m for m in sys.modules if m.startswith(('temex.page', "
+             "'temex.template.detectors', 'temex.content.extract', 'selectolax'))))")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                       env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "[]"
+
+
+def test_cheap_defaults_agree_with_their_modules() -> None:
+    from temex.content.formats import FORMATS
+    from temex.content.render import FORMATS as RENDER_FORMATS
+    from temex.site.defaults import DEFAULT_N
+    from temex.site.explore import DEFAULT_N as EXPLORE_N
+    from temex.template import defaults
+    from temex.template.equality import DEFAULT_EQUALITY
+    from temex.template.equality import EQUALITIES as RELATIONS
+
+    assert set(defaults.EQUALITIES) == set(RELATIONS)
+    assert defaults.DEFAULT_EQUALITY == DEFAULT_EQUALITY and FORMATS is RENDER_FORMATS
+    assert DEFAULT_N == EXPLORE_N
+    lazy = set(temex.__all__) - set(vars(temex))
+    assert all(getattr(temex, name) is not None for name in lazy)

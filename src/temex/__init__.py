@@ -14,9 +14,9 @@ never import higher ones.
 from __future__ import annotations
 
 import logging
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from .api import extract_files
-from .content.render import render
 from .errors import (
     ModelFormatError,
     NotFittedError,
@@ -25,13 +25,39 @@ from .errors import (
     ParseError,
     TemexError,
 )
-from .page.dom import Document, parse
-from .template.detectors import IntersectDetector, VoteDetector, get_detector
-from .template.detectors.chunks import ChunksDetector
-from .template.detectors.rtdm import RTDMDetector
-from .template.equality import get_equality
-from .template.mapping import etdm
-from .template.model import TemplateModel
+
+if TYPE_CHECKING:
+    from .api import extract_files
+    from .content.render import render
+    from .crawler import crawl
+    from .page.dom import Document, parse
+    from .site.explore import explore
+    from .template.detectors import IntersectDetector, VoteDetector, get_detector
+    from .template.detectors.chunks import ChunksDetector
+    from .template.detectors.rtdm import RTDMDetector
+    from .template.equality import get_equality
+    from .template.mapping import etdm
+    from .template.model import TemplateModel
+
+#: Where each lazily loaded public name lives. Loading on first use keeps
+#: ``import temex`` (and ``temex --help``) cheap; ``explore`` would load the
+#: network stack (aiohttp).
+_LAZY = {
+    "ChunksDetector": ".template.detectors.chunks",
+    "Document": ".page.dom",
+    "IntersectDetector": ".template.detectors",
+    "RTDMDetector": ".template.detectors.rtdm",
+    "TemplateModel": ".template.model",
+    "crawl": ".crawler",
+    "VoteDetector": ".template.detectors",
+    "etdm": ".template.mapping",
+    "explore": ".site.explore",
+    "extract_files": ".api",
+    "get_detector": ".template.detectors",
+    "get_equality": ".template.equality",
+    "parse": ".page.dom",
+    "render": ".content.render",
+}
 
 __all__ = [
     "ChunksDetector",
@@ -62,13 +88,13 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 
 def __getattr__(name: str) -> object:
-    # explore loads the network stack (aiohttp): imported on first use only.
-    if name == "crawl":  # the crawler (network stack), on first use too
-        from .crawler import crawl
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'temex' has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
 
-        return crawl
-    if name == "explore":
-        from .site.explore import explore
 
-        return explore
-    raise AttributeError(f"module 'temex' has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

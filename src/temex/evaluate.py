@@ -80,7 +80,7 @@ def gold_mask(doc: Document, content_selector: str,
     """
     if doc.parser is None:
         raise ValueError("document has no parse tree")
-    index = {el.mem_id: i for i, el in enumerate(doc.elements)}
+    index = doc.element_index()
     content = [index[n.mem_id] for n in doc.parser.css(content_selector) if n.mem_id in index]
     if not content:
         raise NoGoldError(f"{doc.url}: content selector {content_selector!r} matches nothing")

@@ -21,6 +21,12 @@ removed from the remaining pages"):
    occurrence discounted only for sample pages — and
    :func:`temex.template.saved.text_mask`), content and Markdown; write rows and the
    done-marker.
+   A site of more than ``chunk`` records (when more than one worker runs) is
+   spread over the workers instead: one task fits it (:func:`fit_site`, the
+   same fit), then tasks of ``chunk`` records each apply the fitted site
+   (:func:`run_site` with ``task.fitted``) and write numbered parts that the
+   driver joins in record order before writing the done-marker: the rows are
+   those of one task.
 4. Summary: every input record produced a row or an error row; the totals are
    printed on stderr and written to ``summary.json``.
 
@@ -31,6 +37,7 @@ render; every page is parsed once.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import threading
@@ -45,10 +52,10 @@ from ..content.extract import extract_content
 from ..errors import ParseError
 from ..page.dom import Document, parse
 from ..page.files import unusable
-from ..site.pool import rank_by_similarity
+from ..site.pool import rank_by_similarity, vocabulary
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
-from ..template.saved import SavedTemplate, apply, text_mask
+from ..template.saved import SavedTemplate, apply_with_text_mask
 from ..template.site_index import SiteIndex
 from .engines import run_tasks
 from .grouping import cluster, group_by_site, nearest
@@ -70,6 +77,18 @@ class BatchOptions:
     markdown: bool = True
     template: str | None = None   # a saved template for every site (no fit)
     detector: dict[str, Any] = field(default_factory=dict)
+    chunk: int = 200          # records per task of a big site spread over workers
+
+
+@dataclass
+class FittedSite:
+    """What chunk tasks of a big site share (picklable, no parsed pages): each
+    cluster leader's vocabulary (:func:`temex.site.pool.vocabulary`), its saved
+    template, the site index of the sample."""
+
+    vocabularies: list[frozenset[str]] | None  # None: a given template, no clusters
+    saved: list[SavedTemplate | None]
+    index: SiteIndex | None
 
 
 @dataclass
@@ -78,6 +97,8 @@ class SiteTask:
     entries: list[Entry]
     outdir: str
     options: BatchOptions
+    part: int | None = None          # chunk number of a site spread over workers
+    fitted: FittedSite | None = None  # the site's fit, for chunk tasks
 
 
 def _row_error(e: Entry, site: str, reason: str) -> dict[str, Any]:
@@ -156,6 +177,37 @@ def _fit_clusters(task: SiteTask) -> SiteFit:
     return SiteFit(leaders, saved, index, parsed)
 
 
+def _save_templates(task: SiteTask, saved: list[SavedTemplate | None]) -> None:
+    if task.options.template:
+        return
+    name = site_filename(task.site)
+    for k, st in enumerate(saved):
+        if st is not None:
+            (Path(task.outdir) / "templates").mkdir(parents=True, exist_ok=True)
+            st.save(Path(task.outdir) / "templates" / f"{name}.c{k}.template.json")
+
+
+def fit_site(task: SiteTask) -> FittedSite:
+    """Fit one big site (as :func:`run_site` does) and save its templates; the
+    result is shipped to the chunk tasks."""
+    fit = _fit_clusters(task)
+    _save_templates(task, fit.saved)
+    vocab = ([vocabulary(d) for d in fit.leaders]
+             if fit.leaders and fit.leaders[0] is not None else None)
+    return FittedSite(vocab, fit.saved, fit.index)
+
+
+def _nearest_vocabulary(vocabularies: list[frozenset[str]], doc: Document) -> tuple[int, float]:
+    """:func:`temex.batch.grouping.nearest` on the leaders' vocabularies."""
+    v = vocabulary(doc)
+    best, best_s = -1, -1.0
+    for c, lv in enumerate(vocabularies):
+        s = len(lv & v) / len(lv | v) if lv or v else 1.0
+        if s > best_s:
+            best, best_s = c, s
+    return best, best_s
+
+
 def _max_rss_mb() -> float:
     """Peak resident memory of this (worker) process so far, MB (Linux: KB units)."""
     try:
@@ -174,33 +226,41 @@ def run_site(task: SiteTask) -> dict[str, Any]:
     t0 = time.perf_counter()
     out = Path(task.outdir)
     opt = task.options
-    fit = _fit_clusters(task)
-    leaders, saved = fit.leaders, fit.saved
-    name = site_filename(task.site)
-    for k, st in enumerate(saved):
-        if st is not None and not opt.template:
-            (out / "templates").mkdir(parents=True, exist_ok=True)
-            st.save(out / "templates" / f"{name}.c{k}.template.json")
-    writer = SiteWriter(out, task.site, opt.output_format)
+    parsed: dict[int, Document] = {}
+    if task.fitted is None:
+        fit = _fit_clusters(task)
+        saved, index, parsed = fit.saved, fit.index, fit.parsed
+        _save_templates(task, saved)
+        leaders = fit.leaders
+        has_leaders = bool(leaders) and leaders[0] is not None
+    else:  # a chunk of a big site: the fit was done once by fit_site
+        saved, index = task.fitted.saved, task.fitted.index
+        vocabs = task.fitted.vocabularies
+        has_leaders = bool(vocabs)
+    writer = SiteWriter(out, task.site, opt.output_format, part=task.part)
     n_ok = n_err = 0
-    ticks = _Ticks(out, name)
+    name = site_filename(task.site)
+    ticks = _Ticks(out, name if task.part is None else f"{name}.part{task.part}")
     for k, e in enumerate(task.entries):
         ticks(k)
         try:
-            doc = fit.parsed.pop(k, None) or _load(e)
+            doc = parsed.pop(k, None) or _load(e)
         except (RecordError, ParseError, OSError, ValueError, KeyError) as err:
             writer.add(_row_error(e, task.site, str(err) or type(err).__name__))
             n_err += 1
             continue
-        if leaders and leaders[0] is not None:
-            c, sim = nearest(leaders, doc)
+        if has_leaders:
+            c, sim = (nearest(leaders, doc) if task.fitted is None
+                      else _nearest_vocabulary(vocabs or [], doc))
         else:
             c, sim = (0, 1.0) if saved else (-1, 0.0)
         st = saved[c] if c >= 0 else None
-        mask = apply(st, doc) if st is not None else [i < doc.body for i in range(len(doc))]
-        member = fit.index.member(doc) if fit.index is not None else False
-        main = extract_content(doc, fit.index, text_mask(st, doc) if st is not None else None,
-                               member=member)
+        if st is not None:  # template mask (stats) and its text evidence, one match
+            mask, tmask = apply_with_text_mask(st, doc)
+        else:
+            mask, tmask = [i < doc.body for i in range(len(doc))], None
+        member = index.member(doc) if index is not None else False
+        main = extract_content(doc, index, tmask, member=member)
         text = main.text()
         counts = TemplateModel(key=doc, template=mask, votes=[], pages=[], method="saved",
                                params={}).counts()
@@ -219,7 +279,8 @@ def run_site(task: SiteTask) -> dict[str, Any]:
     ticks.done()
     result = {"pages": n_ok, "errors": n_err, "clusters": len(saved),
               "seconds": round(time.perf_counter() - t0, 3), "max_rss_mb": _max_rss_mb()}
-    mark_done(out, task.site, result)
+    if task.part is None:
+        mark_done(out, task.site, result)
     return result
 
 
@@ -268,11 +329,45 @@ def _poll_progress(out: Path, finished: list[int], total: int,
         tick(min(n, total), total)
 
 
+def _split(task: SiteTask, fitted: FittedSite) -> list[SiteTask]:
+    size = max(1, task.options.chunk)
+    return [SiteTask(task.site, task.entries[a:a + size], task.outdir, task.options,
+                     part=k, fitted=fitted)
+            for k, a in enumerate(range(0, len(task.entries), size))]
+
+
+def _join_parts(out: Path, site: str, results: list[dict[str, Any]]) -> None:
+    """Join a chunked site's part files in record order into the files one
+    task would have written, then write its done-marker."""
+    sites = out / "sites"
+    name = site_filename(site)
+    for suffix in (".jsonl", ".warc.gz", ".errors.jsonl"):
+        files = [sites / f"{name}.part{k}{suffix}" for k in range(len(results))]
+        if not any(f.exists() for f in files):
+            continue
+        tmp = sites / f"{name}{suffix}.part"
+        with tmp.open("wb") as dst:
+            for f in files:
+                if f.exists():
+                    dst.write(f.read_bytes())
+        tmp.replace(sites / f"{name}{suffix}")
+        for f in files:
+            f.unlink(missing_ok=True)
+    counts = {"pages": sum(r["pages"] for r in results),
+              "errors": sum(r["errors"] for r in results),
+              "clusters": max((r.get("clusters", 0) for r in results), default=0),
+              "seconds": round(sum(r.get("seconds", 0.0) for r in results), 3),
+              "max_rss_mb": max((r.get("max_rss_mb", 0.0) for r in results), default=0.0),
+              "parts": len(results)}
+    mark_done(out, site, counts)
+
+
 def _crash_rows(task: SiteTask, exc: BaseException) -> dict[str, Any]:
     """A task that crashed still yields one error row per record."""
     reason = f"site task failed: {type(exc).__name__}: {exc}"[:500]
     rows = [_row_error(e, task.site, reason) for e in task.entries]
-    write_jsonl_atomic(Path(task.outdir) / "sites" / (site_filename(task.site) + ".jsonl"),
+    part = "" if task.part is None else f".part{task.part}"
+    write_jsonl_atomic(Path(task.outdir) / "sites" / f"{site_filename(task.site)}{part}.jsonl",
                        rows)
     return {"pages": 0, "errors": len(rows), "clusters": 0, "seconds": 0.0, "crashed": True}
 
@@ -309,6 +404,22 @@ def run_batch(inputs: list[str], outdir: str | Path, options: BatchOptions | Non
     n_pages = n_errors = 0
     peak = 0.0
     total = sum(len(t.entries) for t in tasks)
+    big = [t for t in tasks if len(t.entries) > max(1, opt.chunk)] if (workers or os.cpu_count() or 1) > 1 else []
+    parts: dict[str, list[dict[str, Any]]] = {}  # site -> counts of its finished chunks
+    n_parts: dict[str, int] = {}
+    if big:  # fit each big site once, then spread its records over the workers
+        tasks = [t for t in tasks if len(t.entries) <= max(1, opt.chunk)]
+        chunks: list[SiteTask] = []
+        for task, res in run_tasks(fit_site, big, engine, workers, scheduler):
+            if isinstance(res, BaseException):
+                if progress:
+                    traceback.print_exception(res, file=sys.stderr)
+                chunks.append(task)  # in one piece, as without chunks
+                continue
+            split = _split(task, res)
+            n_parts[task.site] = len(split)
+            chunks.extend(split)
+        tasks = chunks + tasks
     finished = [0]
     stop = threading.Event()
     poller = None
@@ -324,6 +435,10 @@ def run_batch(inputs: list[str], outdir: str | Path, options: BatchOptions | Non
                 if progress:
                     traceback.print_exception(res, file=sys.stderr)
                 res = _crash_rows(task, res)
+            if task.part is not None:
+                parts.setdefault(task.site, []).append(res)
+                if len(parts[task.site]) == n_parts[task.site]:
+                    _join_parts(out, task.site, parts.pop(task.site))
             n_pages += res["pages"]
             n_errors += res["errors"]
             finished[0] = n_pages + n_errors

@@ -86,15 +86,17 @@ def _warc_record(url: str, text: str, date: str) -> bytes:
 class SiteWriter:
     """Collects a site's output rows and writes them atomically on close."""
 
-    def __init__(self, outdir: Path, site: str, fmt: str = "jsonl") -> None:
+    def __init__(self, outdir: Path, site: str, fmt: str = "jsonl",
+                 part: int | None = None) -> None:
         self.outdir, self.site, self.fmt = outdir, site, fmt
+        self.part = part  # chunk of a site spread over workers: NAME.partK.*
         self.rows: list[dict[str, Any]] = []
 
     def add(self, row: dict[str, Any]) -> None:
         self.rows.append(row)
 
     def close(self) -> None:
-        name = site_filename(self.site)
+        name = site_filename(self.site) + ("" if self.part is None else f".part{self.part}")
         sites = self.outdir / "sites"
         if self.fmt == "jsonl":
             write_jsonl_atomic(sites / f"{name}.jsonl", self.rows)

@@ -41,6 +41,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="pages compared with each cluster's key page (default 4)")
     b.add_argument("--cluster-threshold", type=fraction(), default=0.5,
                    help="structure similarity to join a template cluster (default 0.5)")
+    b.add_argument("--chunk", type=int, default=200,
+                   help="a site of more records is fitted once, then stripped in chunks of "
+                        "this many records spread over the workers (default 200)")
     b.add_argument("--template", metavar="FILE",
                    help="use this saved template for every site instead of fitting")
     b.add_argument("--output-format", choices=("jsonl", "warc"), default="jsonl",
@@ -65,7 +68,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         require("fastwarc", "batch", "reading WARC")
 
     opt = BatchOptions(sample=args.sample, n_pages=args.n_pages,
-                       cluster_threshold=args.cluster_threshold,
+                       cluster_threshold=args.cluster_threshold, chunk=args.chunk,
                        output_format=args.output_format, markdown=not args.no_markdown,
                        template=args.template)
     from .progress import Progress

@@ -23,7 +23,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import PageLoadError, ParameterError
-from ..site.explore import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
+from ..site.defaults import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
 from .common import (
     EXIT_FAILED,
     EXIT_INCOMPLETE,

@@ -7,14 +7,14 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..errors import ParseError
-from ..page.dom import Document, parse
-from ..page.files import read_page, unusable
-from ..site.explore import DEFAULT_N as DEFAULT_CS_SIZE
-from ..template.detectors import DEFAULT_N_PAGES, ExtractOptions
-from ..template.detectors.rules import DEFAULT_REGION
-from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
+from ..site.defaults import DEFAULT_N as DEFAULT_CS_SIZE
+from ..template.defaults import DEFAULT_EQUALITY, DEFAULT_N_PAGES, DEFAULT_REGION, EQUALITIES
+
+if TYPE_CHECKING:
+    from ..page.dom import Document
+    from ..template.detectors import ExtractOptions
 
 __all__ = ["DEFAULT_CS_SIZE", "EXIT_CODES", "EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_OK",
            "EXIT_USAGE", "STDIO", "MissingExtra", "UsageError", "add_method_arguments", "at_least",
@@ -145,6 +145,8 @@ def add_method_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def extract_options(args: argparse.Namespace) -> ExtractOptions:
+    from ..template.detectors import ExtractOptions
+
     return ExtractOptions(method=args.method, equality=args.equality,
                           threshold=args.threshold,
                           n_pages=args.n_pages if args.n_pages else DEFAULT_N_PAGES,
@@ -173,12 +175,18 @@ def read_input(path: str) -> bytes:
         if len(data) > DEFAULT_MAX_BYTES:
             raise OSError(f"stdin: more than {DEFAULT_MAX_BYTES} bytes")
         return data
+    from ..page.files import read_page
+
     return read_page(path)
 
 
 def load_page(path: str) -> Document | None:
     """Read and parse one page file (``-``: stdin); a page that cannot be
     used is reported on stderr and None returned."""
+    from ..errors import ParseError
+    from ..page.dom import parse
+    from ..page.files import unusable
+
     try:
         doc = parse(read_input(path), url="<stdin>" if is_stdio(path) else path)
     except (OSError, ParseError) as e:

@@ -16,11 +16,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..content.extract import Content
-from ..content.folder import extract_folder
 from .common import EXIT_FAILED, EXIT_OK, is_stdio, read_input, say
+
+if TYPE_CHECKING:
+    from ..content.extract import Content
 
 __all__ = ["add_parser", "run_content"]
 
@@ -94,6 +95,7 @@ def run_content(args: argparse.Namespace) -> int:
         except OSError as e:
             say(f"{out}: cannot create ({e.strerror or e})", "content")
             return EXIT_FAILED
+    from ..content.folder import extract_folder
     from .progress import Progress
 
     with Progress(None, "content", "pages", quiet=args.quiet) as bar:

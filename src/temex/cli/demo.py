@@ -7,8 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..content.render import render
-from ..template.detectors import ExtractOptions
 from .common import EXIT_OK
 
 __all__ = ["add_parser", "cmd_demo"]
@@ -34,11 +32,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     its pages by URL (link analysis, complete subdigraph, ETDM vote) exactly as
     for a live site, write every output format and score it against the demo
     site's gold."""
+    from ..content.render import render
     from ..demo import DEMO_SITE
     from ..evaluate import evaluate_site, format_table, gold_mask, load_site, score_nodes
     from ..site.explore import explore, fit_exploration
     from ..site.sources.http import HttpSource
     from ..site.sources.localserve import serve_folder
+    from ..template.detectors import ExtractOptions
 
     if args.output == "-":
         from .common import UsageError

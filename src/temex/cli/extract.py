@@ -10,11 +10,9 @@ flag.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from ..api import extract_files
-from ..content.render import FORMATS, render
+from ..content.formats import FORMATS
 from .candidates import add_explore_arguments, check_target, is_url, url_limits, url_options
 from .common import (
     DEFAULT_CS_SIZE,
@@ -70,6 +68,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
     check_target(args.target)
     if args.url and not is_stdio(args.target):
         raise UsageError("--url is the address of a page read from stdin: give TARGET -")
+    from ..api import extract_files
+    from ..content.render import render
+
     if is_url(args.target):
         if args.pages or args.pages_dir:
             raise UsageError("--pages and --pages-dir are for a local key page; "
@@ -126,6 +127,7 @@ def _stdin_key(args: argparse.Namespace) -> str:
 
 def _extract_url(args: argparse.Namespace) -> int:
     """Explore, fit and write ``args.format`` through the URL runner."""
+    from ..content.render import render
     from ..site.runner import NoTemplateFound, extract_url
     from .candidates import ProgressLine
 

@@ -8,14 +8,13 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..page.dom import Document
-from ..site.pool import rank_by_similarity
-from ..template.detectors import get_detector
-from ..template.saved import SavedTemplate
-from ..template.site_index import SiteIndex
 from .common import EXIT_FAILED, EXIT_OK, is_stdio, load_page, positive_int
+
+if TYPE_CHECKING:
+    from ..page.dom import Document
+    from ..template.saved import SavedTemplate
 
 __all__ = ["DETECTOR_NAMES", "add_parser", "cmd_fit", "fit_saved"]
 
@@ -53,6 +52,10 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
     (:class:`temex.template.site_index.SiteIndex`) counts every page given. Cost: ``keys``
     fits."""
     from ..batch.grouping import cluster
+    from ..site.pool import rank_by_similarity
+    from ..template.detectors import get_detector
+    from ..template.saved import SavedTemplate
+    from ..template.site_index import SiteIndex
 
     index = SiteIndex(docs, hashed=True)  # every page: repeated text for main content
     groups = cluster(docs)

@@ -9,6 +9,19 @@ HTML, JSON report).
 
 from __future__ import annotations
 
-from .extract import Content, ContentParams, extract_content, main_content
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .extract import Content, ContentParams, extract_content, main_content
 
 __all__ = ["Content", "ContentParams", "extract_content", "main_content"]
+
+
+def __getattr__(name: str) -> object:
+    # loaded on first use: ``content.formats`` alone must stay cheap (CLI help)
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(".extract", __name__), name)
+    globals()[name] = value
+    return value

@@ -200,13 +200,22 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if params.names:
         named = [0] * len(doc)
         parent = doc.parent
+        negative = [False] * len(doc)
+        memo: dict[tuple[str, tuple[str, ...]], bool] = {}  # names repeat on a page
+        ids, classes = doc.id, doc.classes
         for i in range(body + 1, end):
-            named[i] = named[parent[i]] + _negative_name(doc, i)
+            if ids[i] or classes[i]:
+                key = (ids[i], classes[i])
+                v = memo.get(key)
+                if v is None:
+                    v = memo[key] = _negative_name(doc, i)
+                negative[i] = v
+            named[i] = named[parent[i]] + negative[i]
         anchor = _anchor(blocks, good, named) if any(good) else -1
         bad = [False] * len(doc)
         for i in range(body + 1, end):
             p = parent[i]
-            bad[i] = bad[p] or (_negative_name(doc, i)
+            bad[i] = bad[p] or (negative[i]
                                 and not (anchor >= 0 and doc.is_ancestor(i, anchor)))
         good = [g and not bad[node[b]] for b, g in enumerate(good)]
     if params.records:

@@ -34,6 +34,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
 from ..page.dom import IGNORED_TAGS, Document, children_reversed
 from ..template.model import TemplateModel
+from .formats import FORMATS
 from .text import text_lines
 
 __all__ = [
@@ -55,7 +56,6 @@ KIND_CLASS = "template_kind"
 HIDDEN_STYLE = "visibility:hidden !important"
 VISIBLE_STYLE = "visibility:visible !important"
 MAX_PATH_CHARS = 2_000_000
-FORMATS = ("template", "annotated", "content", "markdown", "html", "json")
 _CLONE_LOCK = threading.Lock()
 
 

@@ -8,7 +8,6 @@ starts a new line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +18,6 @@ from ..page.dom import IGNORED_TAGS, Document, children_reversed
 
 __all__ = ["events", "text_lines"]
 
-_WS = re.compile(r"\s+")
 
 
 def events(doc: Document, skip: list[bool] | None = None
@@ -29,7 +27,7 @@ def events(doc: Document, skip: list[bool] | None = None
     elements with ``skip[i]``, are skipped."""
     if doc.body < 0:
         return
-    index = {el.mem_id: k for k, el in enumerate(doc.elements)}
+    index = doc.element_index()
     stack: list[tuple[LexborNode, bool]] = [(doc.elements[doc.body], False)]
     owner: list[int] = []
     while stack:
@@ -76,7 +74,7 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
         nonlocal prefix
         text = "".join(cur)
         if not pre_depth:
-            text = _WS.sub(" ", text).strip()
+            text = " ".join(text.split())  # whitespace runs collapsed, ends stripped
         if text.strip():
             blocks.append(prefix + text if markdown else text)
         cur.clear()

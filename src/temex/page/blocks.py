@@ -25,7 +25,6 @@ section summary table tbody td tfoot th thead tr ul caption legend option center
 iframe select textarea button""".split())
 HIDDEN_TAGS = IGNORED_TAGS | frozenset({"select", "option", "textarea", "button", "head",
                                         "title", "iframe", "svg"})
-_WS = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 
 
@@ -33,7 +32,9 @@ def norm_key(text: str) -> str:
     """Normalised block text used to find the same block on other pages of the
     site: lower-case, whitespace collapsed, digit runs replaced by ``0`` (dates,
     counters and comment counts change between otherwise equal blocks)."""
-    return _DIGITS.sub("0", _WS.sub(" ", text).strip().lower())
+    # " ".join(text.split()) = re.sub(r"\s+", " ", text).strip(): both split on the
+    # characters of str.isspace()
+    return _DIGITS.sub("0", " ".join(text.split()).lower())
 
 
 @dataclass
@@ -77,7 +78,7 @@ def page_blocks(doc: Document) -> Blocks:
     if doc.body < 0:
         doc.__dict__["_blocks"] = out
         return out
-    tag, parent, text = doc.tag, doc.parent, doc.text
+    tag, parent, text, attrs = doc.tag, doc.parent, doc.text, doc.attrs
     owner = [-1] * n
     hidden = [False] * n
     in_link = [False] * n
@@ -86,7 +87,7 @@ def page_blocks(doc: Document) -> Blocks:
     for i in range(body, body + doc.size[body]):
         t = tag[i]
         p = parent[i] if i != body else -1
-        if (p >= 0 and hidden[p]) or t in HIDDEN_TAGS or _invisible(doc, i):
+        if (p >= 0 and hidden[p]) or t in HIDDEN_TAGS or (attrs[i] and _invisible(doc, i)):
             hidden[i] = True
             continue
         owner[i] = i if (t in BLOCK_TAGS or p < 0) else owner[p]

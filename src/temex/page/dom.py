@@ -225,31 +225,60 @@ class Document:
     position: list[int] = field(default_factory=list)
     text: list[str] = field(default_factory=list)
     size: list[int] = field(default_factory=list)
-    subtree_hash: list[int] = field(default_factory=list)
     body: int = -1
     encoding: str = "utf-8"
     parser: LexborHTMLParser | None = field(default=None, repr=False)
     elements: list[LexborNode] = field(default_factory=list, repr=False)
     _paths: list[str] | None = field(default=None, repr=False)
+    _hash: list[int] | None = field(default=None, repr=False)
+    _index: dict[int, int] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.tag)
 
+    @property
+    def subtree_hash(self) -> list[int]:
+        """Bottom-up hash of each subtree (see the class docstring), computed
+        on first use: the content path never reads it."""
+        if self._hash is None:
+            self._hash = self._compute_hash()
+        return self._hash
+
+    @subtree_hash.setter
+    def subtree_hash(self, value: list[int]) -> None:
+        self._hash = value
+
     def rehash(self) -> None:
-        """Compute ``size`` and ``subtree_hash`` bottom-up from the other
-        arrays (after building or editing them). O(n)."""
+        """Compute ``size`` bottom-up from ``children`` and forget
+        ``subtree_hash`` (recomputed on next use), after building or editing
+        the arrays. O(n)."""
         n = len(self.tag)
-        tag, ids, classes, attrs, text = self.tag, self.id, self.classes, self.attrs, self.text
         size = [1] * n
+        children = self.children
+        for i in range(n - 1, -1, -1):  # reverse pre-order: children before parents
+            ch = children[i]
+            if ch:
+                size[i] += sum([size[c] for c in ch])
+        self.size = size
+        self._hash = None
+
+    def _compute_hash(self) -> list[int]:
+        tag, ids, classes, attrs, text = self.tag, self.id, self.classes, self.attrs, self.text
+        children = self.children
+        n = len(tag)
         h = [0] * n
         for i in range(n - 1, -1, -1):  # reverse pre-order: children before parents
-            ch = self.children[i]
-            if ch:
-                size[i] += sum(size[c] for c in ch)
+            ch = children[i]
             h[i] = hash((tag[i], ids[i], classes[i], attrs[i], text[i],
-                         tuple(h[c] for c in ch)))
-        self.size = size
-        self.subtree_hash = h
+                         tuple([h[c] for c in ch]) if ch else ()))
+        return h
+
+    def element_index(self) -> dict[int, int]:
+        """``{Lexbor node mem_id: node number}`` of every element, built once
+        per document (walks of the Lexbor tree map nodes back with it)."""
+        if self._index is None:
+            self._index = {el.mem_id: k for k, el in enumerate(self.elements)}
+        return self._index
 
     # -- navigation -------------------------------------------------------
     def descendants(self, i: int) -> range:
@@ -347,7 +376,7 @@ class Document:
         """Text pieces of the subtree at ``i`` in document order."""
         out: list[str] = []
         stack: list[Any] = [(self.elements[i], i)]
-        index = {el.mem_id: k for k, el in enumerate(self.elements)} if skip else None
+        index = self.element_index() if skip else None
         while stack:
             node, _ = stack.pop()
             if node.is_text_node:
@@ -524,54 +553,98 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
 
 def _flatten(doc: Document, root: LexborNode, max_elements: int = DEFAULT_MAX_ELEMENTS
              ) -> None:
-    """Fill the arrays of ``doc`` from the Lexbor tree, iteratively."""
-    tag, ids, classes, attrs = doc.tag, doc.id, doc.classes, doc.attrs
-    parent, depth, position, text, elements = (doc.parent, doc.depth, doc.position,
-                                               doc.text, doc.elements)
+    """Fill the arrays of ``doc`` from the Lexbor tree in one pass of Lexbor's
+    own pre-order walk (no Python recursion, no explicit stack); an element's
+    parent is found by the Lexbor node's address. ``subtree_hash`` and paths
+    are left to first use. More than ``max_elements`` elements (end tags such
+    as ``</p>`` make elements the pre-parse count does not see) raise
+    ParseError."""
+    tag: list[str] = []
+    ids: list[str] = []
+    classes: list[tuple[str, ...]] = []
+    attrs: list[tuple[tuple[str, str], ...]] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    position: list[int] = []
     kids: list[list[int]] = []
-    own_text: list[list[str]] = []
-    # Stack of (lexbor node, parent number); text nodes are attributed to the
-    # element on top of the parent chain, which is the parent number given.
-    stack: list[tuple[LexborNode, int]] = [(root, -1)]
-    while stack:
-        node, par = stack.pop()
+    elements: list[LexborNode] = []
+    index: dict[int, int] = {}  # Lexbor mem_id -> element number
+    own: dict[int, list[str]] = {}  # element number -> its text pieces
+    class_cache: dict[str, tuple[str, ...]] = {}
+    no_attrs: tuple[tuple[str, str], ...] = ()
+    add_tag, add_id, add_cls, add_attrs = tag.append, ids.append, classes.append, attrs.append
+    add_parent, add_depth, add_pos, add_kids = (parent.append, depth.append, position.append,
+                                                kids.append)
+    add_el, get_index, get_own = elements.append, index.get, own.get
+    n = 0
+    # skip_empty drops text nodes of ASCII whitespace only: they carry no own text
+    for node in root.traverse(include_text=True, skip_empty=True):
         if node.is_text_node:
-            if par >= 0:
-                t = node.text_content
-                if t and not t.isspace():
-                    own_text[par].append(t)
+            t = node.text_content
+            if t and not t.isspace():
+                up = node.parent
+                p = get_index(up.mem_id, -1) if up is not None else -1
+                if p >= 0:
+                    pieces = get_own(p)
+                    if pieces is None:
+                        own[p] = [t]
+                    else:
+                        pieces.append(t)
             continue
         if not node.is_element_node:
-            continue
-        i = len(tag)
-        if i >= max_elements:  # end tags that make elements (</p>, </br>)
+            continue  # comments, processing instructions
+        if n >= max_elements:
             raise ParseError(f"{doc.url or 'page'}: over the limit of {max_elements} elements")
-        name = (node.tag or "").lower()
+        up = node.parent if n else None
+        p = get_index(up.mem_id, -1) if up is not None else -1
+        if p >= 0:
+            k = kids[p]
+            add_pos(len(k))
+            k.append(n)
+            add_depth(depth[p] + 1)
+        else:
+            add_pos(0)
+            add_depth(0)
+        add_parent(p)
+        add_kids([])
+        index[node.mem_id] = n
+        n += 1
+        add_tag((node.tag or "").lower())
+        add_el(node)
         a = node.attributes
-        tag.append(name)
-        ids.append((a.get("id") or "").strip())
-        cls = a.get("class")
-        classes.append(tuple(sorted(set(cls.split()))) if cls else ())
-        attrs.append(tuple(sorted((k.lower(), v or "") for k, v in a.items()
-                                  if k not in ("id", "class"))))
-        parent.append(par)
-        depth.append(depth[par] + 1 if par >= 0 else 0)
-        if par >= 0:
-            position.append(len(kids[par]))
-            kids[par].append(i)
+        if a:
+            v = a.pop("id", None)
+            add_id(v.strip() if v else "")
+            cls = a.pop("class", None)
+            if cls:
+                c = class_cache.get(cls)
+                if c is None:
+                    c = class_cache[cls] = tuple(sorted(set(cls.split())))
+                add_cls(c)
+            else:
+                add_cls(())
+            add_attrs(tuple(sorted([(k.lower(), v or "") for k, v in a.items()]))
+                      if a else no_attrs)
         else:
-            position.append(0)
-        kids.append([])
-        own_text.append([])
-        elements.append(node)
-        if name == "body" and doc.body < 0:
-            doc.body = i
-        stack.extend((c, i) for c in children_reversed(node))
-    n = len(tag)
+            add_id("")
+            add_cls(())
+            add_attrs(no_attrs)
+    text = [""] * n
+    for i, pieces in own.items():
+        if tag[i] not in IGNORED_TAGS:
+            # " ".join(s.split()) is _WS.sub(" ", s).strip(): both split on
+            # str.isspace() characters
+            text[i] = " ".join((pieces[0] if len(pieces) == 1 else " ".join(pieces)).split())
+    size = [1] * n
+    for i in range(n - 1, 0, -1):  # reverse pre-order: children before parents
+        p = parent[i]
+        if p >= 0:
+            size[p] += size[i]
+    doc.tag, doc.id, doc.classes, doc.attrs = tag, ids, classes, attrs
+    doc.parent, doc.position, doc.depth, doc.text = parent, position, depth, text
     doc.children = [tuple(k) if k else () for k in kids]
-    for i in range(n):
-        if own_text[i] and tag[i] not in IGNORED_TAGS:
-            text.append(_WS.sub(" ", " ".join(own_text[i])).strip())
-        else:
-            text.append("")
-    doc.rehash()
+    doc.size = size
+    doc.elements = elements
+    doc._index = index
+    doc._hash = None
+    doc.body = tag.index("body") if "body" in tag else -1

@@ -21,6 +21,7 @@ from ..page.files import unusable
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
+from .defaults import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
 from .duplicates import DEFAULT_DUPLICATE, normalise_url
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
@@ -39,16 +40,9 @@ __all__ = [
     "load_document",
 ]
 
-#: CS size sought by default (chosen by measurement: docs/EXPLORATION.md).
-DEFAULT_N = 3
-#: Most pages loaded by default, key page included: ``DEFAULT_N + 2`` (issue
-#: 9: no site above 5 loads on average; an incomplete CS is filled from the
-#: pages loaded, so a larger budget bought little, docs/EXPLORATION.md).
-DEFAULT_MAX_LOADS = 5
 #: Links of the key page's own kind (:func:`temex.site.pool.url_pattern`)
 #: moved to the front of the link order (issue 9; docs/EXPLORATION.md).
 DEFAULT_KIND_FIRST = 1
-ORDERS = ("menu", "menublock", "paper", "document")
 
 
 @dataclass

@@ -9,6 +9,19 @@ saved as JSON and applied to any of its pages.
 
 from __future__ import annotations
 
-from .model import TemplateModel
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import TemplateModel
 
 __all__ = ["TemplateModel"]
+
+
+def __getattr__(name: str) -> object:
+    # loaded on first use: ``template.defaults`` alone must stay cheap (CLI help)
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(".model", __name__), name)
+    globals()[name] = value
+    return value

@@ -59,6 +59,7 @@ from typing import cast
 
 from ..errors import ParameterError
 from ..page.dom import Document
+from .defaults import DEFAULT_EQUALITY
 
 __all__ = [
     "DEFAULT_EQUALITY",
@@ -258,7 +259,6 @@ def _jaccard(a: tuple[object, ...], b: tuple[object, ...]) -> float:
 #: rules, ``label`` equals ``text`` on the shared sites and is better on the
 #: 34 sites of the content datasets, where sites put page-specific classes and
 #: ids on containers and a mapping that requires them stops early.
-DEFAULT_EQUALITY = "label"
 
 EQUALITIES: dict[str, type[Equality]] = {
     "label": LabelEquality,

@@ -46,7 +46,7 @@ from .detectors.rules import DEFAULT_REGION, apply_region
 from .model import TemplateModel
 from .site_index import SiteIndex
 
-__all__ = ["SavedTemplate", "apply", "text_mask", "strip", "node_signatures", "FORMAT_NAME",
+__all__ = ["SavedTemplate", "apply", "apply_with_text_mask", "text_mask", "strip", "node_signatures", "FORMAT_NAME",
            "FORMAT_VERSION"]
 
 FORMAT_NAME = "temex-template"
@@ -74,14 +74,25 @@ def node_signatures(doc: Document) -> tuple[list[str], list[str]]:
     raw: list[bytes] = [b""] * n
     path: list[str] = [""] * n
     text: list[str] = [""] * n
+    steps: dict[tuple[str, str, tuple[str, ...]], bytes] = {}  # steps repeat on a page
+    known: dict[bytes, tuple[bytes, str]] = {}  # so do paths (list items, rows)
+    tags, ids, classes, parent, own = doc.tag, doc.id, doc.classes, doc.parent, doc.text
     for i in range(n):
-        p = doc.parent[i]
+        p = parent[i]
         base = raw[p] if p >= 0 else _ROOT
-        d = blake2b(base + b"/" + _step(doc, i).encode(), digest_size=8).digest()
-        raw[i] = d
-        path[i] = d.hex()
-        if doc.text[i]:
-            text[i] = blake2b(d + b"\x00" + doc.text[i].encode("utf-8", "replace"),
+        key = (tags[i], ids[i], classes[i])
+        step = steps.get(key)
+        if step is None:
+            step = steps[key] = b"/" + _step(doc, i).encode()
+        joined = base + step
+        sig = known.get(joined)
+        if sig is None:
+            d = blake2b(joined, digest_size=8).digest()
+            sig = known[joined] = (d, d.hex())
+        d = raw[i] = sig[0]
+        path[i] = sig[1]
+        if own[i]:
+            text[i] = blake2b(d + b"\x00" + own[i].encode("utf-8", "replace"),
                               digest_size=8).hexdigest()
     doc.__dict__["_saved_sigs"] = (path, text)
     return path, text
@@ -228,6 +239,27 @@ def apply(saved: SavedTemplate, doc: Document, region: float | None | str = "sav
     ``region``: "saved" uses the saved template's setting; None turns the
     content-region rule off. O(n).
     """
+    mask = _reached_mask(saved, doc)
+    r = saved.region if region == "saved" else region
+    if r is not None and doc.body >= 0 and isinstance(r, (int, float)):
+        mask = apply_region(doc, mask, float(r))
+    return mask
+
+
+def apply_with_text_mask(saved: SavedTemplate, doc: Document) -> tuple[list[bool], list[bool]]:
+    """``(apply(saved, doc), text_mask(saved, doc))`` with the signature match
+    done once (the batch pipeline needs both for every page). O(n)."""
+    plain = _reached_mask(saved, doc)
+    mask = plain
+    r = saved.region
+    if r is not None and doc.body >= 0 and isinstance(r, (int, float)):
+        mask = apply_region(doc, plain, float(r))
+    return mask, text_mask(saved, doc, plain)
+
+
+def _reached_mask(saved: SavedTemplate, doc: Document) -> list[bool]:
+    """The template mask before the content-region rule (``apply`` with
+    ``region=None``)."""
     n = len(doc)
     path, text = node_signatures(doc)
     struct, texts, free = saved.structure, saved.texts, saved.free
@@ -245,9 +277,6 @@ def apply(saved: SavedTemplate, doc: Document, region: float | None | str = "sav
     # <html>, <head> and its content precede <body> in pre-order: not content
     for i in range(max(doc.body, 0)):
         mask[i] = True
-    r = saved.region if region == "saved" else region
-    if r is not None and doc.body >= 0 and isinstance(r, (int, float)):
-        mask = apply_region(doc, mask, float(r))
     return mask
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import ParameterError
+from ..defaults import DEFAULT_N_PAGES
 from ..equality import DEFAULT_EQUALITY
 from .base import BaseDetector, FittedMixin
 from .intersect import IntersectDetector
@@ -85,13 +86,6 @@ def get_detector(method: str, **params: Any) -> Any:
     if cls is None:
         raise ParameterError("method", f"one of {sorted(DETECTORS)}", method)
     return cls(**params)
-
-
-#: Candidate pages compared with the key page by default (offline pools, where
-#: a page costs a file read). Measured in docs/BENCHMARKS.md: with a strict
-#: majority, 4 pages give 0.985/0.987 mean template/content F1 against
-#: 0.979/0.982 for 3; time grows linearly with n.
-DEFAULT_N_PAGES = 4
 
 
 @dataclass

@@ -36,17 +36,11 @@ import re
 from collections.abc import Collection, Sequence
 
 from ...page.dom import Document
+from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "kind_mask", "mapped_mask", "record_groups", "refine_region", "subdocument",
            "supported_mapping", "widen_to_title"]
-
-
-#: Share of the page's own non-link text the content region must hold. Chosen
-#: on the development data (docs/BENCHMARKS.md): 0.7 to 0.8 give the same
-#: node-level F1 on the shared sites; 0.7 is a little better on the content
-#: datasets (0.913 / 0.859 against 0.905 / 0.854 on CleanPortalEval / Dragnet).
-DEFAULT_REGION = 0.7
 
 
 #: Share of a mapped subtree's own text that must be repeated (same text at
