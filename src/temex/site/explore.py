@@ -41,8 +41,11 @@ __all__ = [
 ]
 
 #: Links of the key page's own kind (:func:`temex.site.pool.url_pattern`)
-#: moved to the front of the link order (issue 9; docs/EXPLORATION.md).
-DEFAULT_KIND_FIRST = 1
+#: moved to the front of the link order (issue 9). Measured on the shared
+#: sites (docs/EXPLORATION.md): 0, 1 and 3 give the same worst site, and 0
+#: the fewest loads besides 3, which loses content F1 on the shop; off by
+#: default.
+DEFAULT_KIND_FIRST = 0
 
 
 @dataclass
@@ -206,7 +209,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
     kind_first : int
         How many links of the key page's kind (same
         :func:`temex.site.pool.url_pattern`) go first (issue 9: a product is
-        best compared with products, a topic with topics).
+        best compared with products, a topic with topics; default 0, see
+        ``DEFAULT_KIND_FIRST``).
     fill : bool
         When no ``n``-CS is found, add the other loaded pages most like the
         key page (same kind first, then :func:`temex.site.pool.similarity`).

@@ -139,7 +139,9 @@ def candidate_order(key: Document, key_file: Path, root: Path) -> Iterator[Path]
     root = real_path(root)
     linked = local_link_order(key, key_file, root)
     parent = page_path(key_file).parent
-    kind = url_pattern(str(page_path(key_file).relative_to(root)))
+    key_page = page_path(key_file)
+    # a key page outside the folder (read from stdin) has no kind there
+    kind = url_pattern(str(key_page.relative_to(root))) if key_page.is_relative_to(root) else None
     # stable: pages of the key page's kind (URL pattern) first, then siblings
     linked.sort(key=lambda f: (url_pattern(str(page_path(f).relative_to(root))) != kind,
                                page_path(f).parent != parent))
