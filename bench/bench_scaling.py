@@ -21,6 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
+# run from a clone as written in the docs: this clone's src/ first
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
 from temex.batch.pipeline import BatchOptions, run_batch
 
 HERE = Path(__file__).resolve().parent

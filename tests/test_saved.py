@@ -147,3 +147,35 @@ def test_site_index_field_optional_and_versioned(saved, tmp_path):
     raw = json.loads(path.read_text())
     raw["site_index"]["version"] = 99  # unknown index version: ignored, template still loads
     assert SavedTemplate.from_dict(raw).site_index is None
+
+
+def test_signatures_match_the_plain_definition_on_shared_pages(data_dir) -> None:  # noqa: ANN001
+    """Issue 11: steps and repeated paths are hashed once per page; the
+    signatures are still those of the definition (persisted in templates)."""
+    from hashlib import blake2b
+
+    from temex.errors import ParseError
+    from temex.page.dom import parse
+    from temex.template.saved import _ROOT, _step, node_signatures
+
+    def plain(doc):  # noqa: ANN001, ANN202
+        raw, path, text = [b""] * len(doc), [""] * len(doc), [""] * len(doc)
+        for i in range(len(doc)):
+            p = doc.parent[i]
+            d = blake2b((raw[p] if p >= 0 else _ROOT) + b"/" + _step(doc, i).encode(),
+                        digest_size=8).digest()
+            raw[i], path[i] = d, d.hex()
+            if doc.text[i]:
+                text[i] = blake2b(d + b"\x00" + doc.text[i].encode("utf-8", "replace"),
+                                  digest_size=8).hexdigest()
+        return path, text
+
+    checked = 0
+    for f in sorted(data_dir.rglob("*.htm*"))[::4]:
+        try:
+            doc = parse(f.read_bytes())
+        except ParseError:
+            continue
+        assert node_signatures(doc) == plain(doc), f
+        checked += 1
+    assert checked > 100

@@ -9,9 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..content.extract import main_content
-from ..content.render import render
-from ..template.saved import SavedTemplate, strip
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -66,6 +63,10 @@ def output_names(pages: list[str], suffix: str) -> dict[str, Path]:
 
 
 def cmd_strip(args: argparse.Namespace) -> int:
+    from ..content.extract import main_content
+    from ..content.render import render
+    from ..template.saved import SavedTemplate, strip
+
     if sum(is_stdio(p) for p in args.pages) > 1:
         raise UsageError("- (stdin) can be given once")
     if is_stdio(args.template):
