@@ -26,7 +26,7 @@ Rows:
   first page of each big9 site; ratio to the Lexbor parse of the key page.
 * start-up: ``temex --help`` in a fresh interpreter (CPU of the child).
 
-Run: ``PYTHONPATH=src python bench/bench_speed.py`` (``--quick`` for a subset;
+Run: ``.venv/bin/python bench/bench_speed.py`` (``--quick`` for a subset;
 ``--no-batch`` to skip the batch rows). Works on older trees too (the "before"
 column of docs/BENCHMARKS.md was taken on main with the same script).
 """
@@ -46,7 +46,10 @@ from pathlib import Path
 from selectolax.lexbor import LexborHTMLParser
 
 HERE = Path(__file__).resolve().parent
+# run from a clone as written in the docs: this clone's src/ first (tests/ for the
+# reference DOM builder)
 sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent / "src"))
 
 from temex.content.extract import extract_content, main_content
 from temex.page.dom import decode_html, parse
