@@ -72,8 +72,8 @@ def port_in_use(host: str, port: int) -> str | None:
 def run_serve(args: argparse.Namespace) -> int:
     if args.port > 65535:
         raise UsageError(f"--port {args.port}: ports go up to 65535")
-    require("starlette", "web", "temex serve")
-    require("uvicorn", "web", "temex serve")
+    require("starlette", "web", "the web app")
+    require("uvicorn", "web", "the web app")
     import uvicorn
 
     from ..web.app import create_app
