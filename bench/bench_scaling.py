@@ -24,18 +24,17 @@ from pathlib import Path
 # run from a clone as written in the docs: this clone's src/ first
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from temex.cli.eval import default_data_dir
 from temex.batch.pipeline import BatchOptions, run_batch
 
 HERE = Path(__file__).resolve().parent
 
 
 def data_dir() -> Path:
-    env = os.environ.get("TEMEX_DATA")
-    for c in ([Path(env)] if env else []) + [HERE.parent.parent / "shared" / "data",
-                                             Path("/work/shared/data")]:
-        if (c / "content").is_dir():
-            return c
-    sys.exit("shared data not found (set TEMEX_DATA)")
+    data = default_data_dir()  # $TEMEX_DATA or ../shared/data
+    if data is None or not (data / "content").is_dir():
+        sys.exit("shared data not found (set TEMEX_DATA)")
+    return data
 
 
 def cpu_all() -> float:

@@ -51,6 +51,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "src"))
 
+from temex.cli.eval import default_data_dir
 from temex.content.extract import extract_content, main_content
 from temex.page.dom import decode_html, parse
 from temex.page.files import unusable
@@ -67,12 +68,10 @@ DATASETS = ("big9", "cleanportaleval", "dragnet")
 
 
 def data_dir() -> Path:
-    env = os.environ.get("TEMEX_DATA")
-    for c in ([Path(env)] if env else []) + [HERE.parent.parent / "shared" / "data",
-                                             Path("/work/shared/data")]:
-        if (c / "content").is_dir():
-            return c
-    sys.exit("shared data not found (set TEMEX_DATA)")
+    data = default_data_dir()  # $TEMEX_DATA or ../shared/data
+    if data is None or not (data / "content").is_dir():
+        sys.exit("shared data not found (set TEMEX_DATA)")
+    return data
 
 
 def cpu() -> float:

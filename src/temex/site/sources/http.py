@@ -215,16 +215,24 @@ class HttpSource(PageSource):
     async def _fetch(self, url: str) -> FetchResult:
         return await self._get(url, page=True)
 
-    async def _get(self, url: str, *, page: bool) -> FetchResult:
+    @staticmethod
+    def _http_url(url: str) -> URL | FetchResult:
+        """``url`` parsed, or the error result of a URL that cannot be fetched."""
         try:
             u = URL(url)
         except ValueError as e:
             return FetchResult(url, url, error=f"bad URL ({e})")
         if u.scheme not in ("http", "https") or not u.host:
             return FetchResult(url, url, error=f"unsupported URL {url!r}")
+        return u
+
+    async def _get(self, url: str, *, page: bool) -> FetchResult:
+        u = self._http_url(url)
+        if isinstance(u, FetchResult):
+            return u
         if page and not self.allow_private:  # before robots.txt: nothing is sent
             try:
-                await asyncio.to_thread(check_address, u.host, self.guard_allow)
+                await asyncio.to_thread(check_address, u.host or "", self.guard_allow)
             except AddressRefused as e:
                 return FetchResult(url, url, error=f"refused: {e}")
         if page and self.respect_robots:
@@ -327,12 +335,9 @@ class HttpSource(PageSource):
         """Fetch a non-page resource (a sitemap): any media type, at most
         ``max_bytes``, the address guard on every hop, robots.txt obeyed; not
         counted as a page load, never cached."""
-        try:
-            u = URL(url)
-        except ValueError as e:
-            return FetchResult(url, url, error=f"bad URL ({e})")
-        if u.scheme not in ("http", "https") or not u.host:
-            return FetchResult(url, url, error=f"unsupported URL {url!r}")
+        u = self._http_url(url)
+        if isinstance(u, FetchResult):
+            return u
         if self.respect_robots:
             refusal = await self._robots_refusal(u)
             if refusal:
@@ -372,13 +377,8 @@ class HttpSource(PageSource):
     async def robots_refusal(self, url: str) -> str | None:
         """None when robots.txt allows ``url`` (or the URL cannot be checked),
         else the reason; used by other sources that fetch pages themselves."""
-        try:
-            u = URL(url)
-        except ValueError:
-            return None
-        if u.scheme not in ("http", "https") or not u.host:
-            return None
-        return await self._robots_refusal(u)
+        u = self._http_url(url)
+        return None if isinstance(u, FetchResult) else await self._robots_refusal(u)
 
     async def _robots_refusal(self, u: URL) -> str | None:
         """None when robots.txt allows ``u``, else the reason."""
