@@ -104,6 +104,9 @@ class ContentParams:
     #: Choose blocks with the learned scorer (:mod:`temex.content.scorer`);
     #: False: by the rules alone (the verdicts above).
     scorer: bool = True
+    #: With the scorer and at least 3 other pages of the site: a block whose text
+    #: occurs on this share of them is template whatever the scorer says.
+    site_share: float = 0.8
 
 
 @dataclass
@@ -385,6 +388,10 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     for b in range(len(blocks)):
         if tmpl[b]:
             probs[b] = 0.0
+    if variant == "site" and others >= 3 and site is not None:
+        for b, k in enumerate(df):
+            if k >= params.site_share * others:
+                probs[b] = 0.0
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside)
     reason = "" if chosen else "every text block is boilerplate"
     return Content(doc, blocks, chosen, region, reason, {"scorer": variant})
