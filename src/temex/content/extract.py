@@ -107,6 +107,9 @@ class ContentParams:
     #: With the scorer and at least 3 other pages of the site: a block whose text
     #: occurs on this share of them is template whatever the scorer says.
     site_share: float = 0.8
+    #: Pages with less visible text than this (characters) are too small for a
+    #: statistical choice: the rules choose.
+    small_page: int = 400
 
 
 @dataclass
@@ -365,7 +368,7 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         for b, nd in enumerate(blocks.node):
             if template[nd] or all(template[i] for i in blocks.pieces[b]):
                 boiler[b] = tmpl[b] = True
-    if not params.scorer:
+    if not params.scorer or sum(blocks.chars) < params.small_page:
         chosen, region = select_blocks(doc, blocks, boiler, params)
         reason = "" if chosen else "every text block is boilerplate"
         return Content(doc, blocks, chosen, region, reason)
