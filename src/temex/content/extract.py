@@ -388,6 +388,13 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         variant = "page"
     model = models[variant]
     probs = model.probabilities(doc, blocks, feats)
+    if variant == "site":
+        # site evidence adds to the page's own: a block is as likely content as
+        # the more confident of the two models says (repeated site text is
+        # dropped below; measured in docs/CONTENT.md)
+        nf = len(models["page"].names1)
+        alone = models["page"].probabilities(doc, blocks, [f[:nf] for f in feats])
+        probs = [max(a, b) for a, b in zip(probs, alone)]
     for b in range(len(blocks)):
         if tmpl[b]:
             probs[b] = 0.0
