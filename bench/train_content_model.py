@@ -1,27 +1,34 @@
 """Train temex's block scorer (src/temex/content/model.json) and cross-validate it.
 
     PYTHONPATH=src python3 bench/train_content_model.py [--data DIR] [--out FILE]
-        [--cv 5] [--lodo] [--limit N] [--check]
+        [--cv 5] [--lodo] [--limit N] [--fold-models FILE]
 
 Reads every page of ``DATA/content/<dataset>/manifest.jsonl`` (big9,
 cleanportaleval, cleaneval, dragnet: the development data, ``../shared/data``),
-computes the features of :mod:`temex.scorer` for every text block, labels a
+computes the features of :mod:`temex.content.scorer` for every text block, labels a
 block *content* when most of its words are in the gold text (word trigrams,
 or the whole gold line for blocks of one or two words), and fits two
 two-stage logistic regressions (``page``: no site evidence; ``site``: with
 the site's other pages counted) by Newton's method with L2 regularisation
 (numpy only, deterministic). Each block is weighted by its share of the
 page's words, so every page weighs the same, as in the page-averaged F1.
-The decision threshold is the one that maximises mean page F1 on the
-training pages.
+The decision threshold (0.5) and the outside-region threshold (0.8) are
+fixed constants, chosen once on out-of-fold probabilities of a grouped-CV run
+(``--oof``; ``--threshold -1`` searches the threshold on the training pages).
 
 Cross-validation (``--cv K``): sites are grouped by brand (registered
 domain label: bbc.co.uk, bbc.com and big9's bbc are one group; hosting
 platforms such as blogspot.com are one group), groups are dealt to K folds,
 and every fold's pages are scored by models trained on the other folds only.
 ``--lodo`` adds leave-one-dataset-out. Figures are token F1 of the kept
-blocks' words (the bench renders the text; figures agree to ~0.001).
-``--check`` trains and compares with the shipped file (digest).
+blocks' words with the scorer alone (bench_content.py renders the text with
+extract_content, whose site level also takes the page model's opinion, drops
+text repeated on most pages and leaves tiny pages to the rules: its figures are
+the reference). ``--fold-models FILE`` writes the fold models for
+``bench_content.py --cv-models FILE``.
+Reproduce the shipped file: run without arguments and compare
+(``git diff src/temex/content/model.json``; tests/test_scorer.py does it with
+TEMEX_SLOW=1).
 """
 
 from __future__ import annotations
@@ -29,7 +36,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import re
 import sys
