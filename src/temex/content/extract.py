@@ -371,7 +371,7 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     if not params.scorer or sum(blocks.chars) < params.small_page:
         chosen, region = select_blocks(doc, blocks, boiler, params)
         reason = "" if chosen else "every text block is boilerplate"
-        return Content(doc, blocks, chosen, region, reason)
+        return Content(doc, blocks, chosen, region, reason, {"scorer": "rules"})
     from .scorer import block_features, load_model, select
 
     models = models or load_model()
