@@ -26,6 +26,7 @@ matplotlib``.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -134,10 +135,43 @@ def mean(xs: list[float]) -> float:
     return statistics.mean(xs) if xs else 0.0
 
 
-def run(data: Path, datasets: list[str], combined: bool) -> dict:
+def cv_models_of(data: Path, datasets: list[str], k: int) -> tuple[dict[str, int], list[dict]]:
+    """Grouped K-fold scorer models (bench/train_content_model.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import train_content_model as tcm
+    from temex.content.scorer import ScorerModel
+
+    t0 = time.perf_counter()
+    pages = tcm.load(data, datasets)
+    group_fold, models = tcm.fold_models(pages, k)
+    print(f"  grouped {k}-fold models trained in {time.perf_counter() - t0:.0f} s",
+          file=sys.stderr, flush=True)
+    return group_fold, [{v: ScorerModel(m) for v, m in fm.items()} for fm in models]
+
+
+def load_cv_models(path: Path) -> tuple[dict[str, int], list[dict]]:
+    """Fold models written by ``train_content_model.py --cv K --fold-models FILE``."""
+    from temex.content.scorer import ScorerModel
+
+    d = json.loads(path.read_text(encoding="utf-8"))
+    return d["group_fold"], [{v: ScorerModel(m) for v, m in fm.items()} for fm in d["models"]]
+
+
+def run(data: Path, datasets: list[str], combined: bool, cv: int = 5,
+        cv_models: Path | None = None) -> dict:
     extractors, notes = peers()
     params = ContentParams()
-    results: dict = {"notes": notes, "datasets": {}}
+    rules = ContentParams(scorer=False)
+    results: dict = {"notes": notes, "datasets": {}, "cv": cv}
+    group_fold: dict[str, int] = {}
+    fold_models: list[dict] = []
+    if cv_models is not None:
+        group_fold, fold_models = load_cv_models(cv_models)
+    elif cv:
+        group_fold, fold_models = cv_models_of(data, datasets, cv)
+    if fold_models:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from train_content_model import group_of
     for ds in datasets:
         folder = data / "content" / ds
         if not folder.is_dir():
@@ -159,14 +193,23 @@ def run(data: Path, datasets: list[str], combined: bool) -> dict:
                 raw = f.read_bytes()
                 html = raw.decode("utf-8", errors="replace")
                 n_pages += 1
-                t0 = time.perf_counter()
-                try:
-                    d = parse(raw, url=str(f))
-                    text = extract_content(d, index, None, params).text()
-                except Exception:
-                    d, text = None, ""
-                dt = time.perf_counter() - t0
-                runs: list[tuple[str, str, float]] = [("temex", text, dt)]
+                runs: list[tuple[str, str, float]] = []
+                variants: list[tuple[str, SiteIndex | None, ContentParams, dict | None]] = [
+                    ("temex page", None, params, None), ("temex site", index, params, None)]
+                if fold_models:
+                    fm = fold_models[group_fold[group_of(site.name)]]
+                    variants += [("temex page (CV)", None, params, fm),
+                                 ("temex site (CV)", index, params, fm)]
+                variants += [("temex rules page", None, rules, None),
+                             ("temex rules site", index, rules, None)]
+                for label, idx, prm, models in variants:
+                    t0 = time.perf_counter()
+                    try:
+                        d = parse(raw, url=str(f))
+                        text = extract_content(d, idx, None, prm, models=models).text()
+                    except Exception:
+                        text = ""
+                    runs.append((label, text, time.perf_counter() - t0))
                 t0 = time.perf_counter()
                 runs.append(("all text", _html_to_text(html), time.perf_counter() - t0))
                 stripped = without_template(docs[f.name], index, params) \
@@ -187,7 +230,7 @@ def run(data: Path, datasets: list[str], combined: bool) -> dict:
                     times[label] = times.get(label, 0.0) + dt
                     site_scores.setdefault(label, []).append(prf[2])
             per_site[site.name] = {k: mean(v) for k, v in site_scores.items()}
-            print(f"  {ds}/{site.name}: temex F1 {per_site[site.name]['temex']:.3f} "
+            print(f"  {ds}/{site.name}: temex F1 {per_site[site.name]['temex site']:.3f} "
                   f"(fit {1000 * fits[site.name]:.0f} ms)", file=sys.stderr, flush=True)
         results["datasets"][ds] = {
             "pages": n_pages,
@@ -220,14 +263,16 @@ def markdown(results: dict) -> str:
 
     two_column_table("### Token F1 (average over pages) and ms/page\n", "F1", "ms", ".1f")
     two_column_table("\n### Precision / recall\n", "P", "R", ".3f")
-    main_peers = [k for k in names if "+" not in k and k not in ("temex", "all text")]
+    main_peers = [k for k in names if "+" not in k and not k.startswith("temex")
+                  and k != "all text"]
     for ds in dss:
         d = results["datasets"][ds]
         out.append(f"\n### {ds}: F1 per site; temex fit per site\n")
-        out.append("| site | temex fit ms | temex | " + " | ".join(main_peers) + " |")
-        out.append("|---|---:|---:|" + "---:|" * len(main_peers))
+        out.append("| site | temex fit ms | temex page | temex site | " + " | ".join(main_peers)
+                   + " |")
+        out.append("|---|---:|---:|---:|" + "---:|" * len(main_peers))
         for site, row in d["per_site"].items():
-            out.append(f"| {site} | {d['fit_ms'][site]:.0f} | {row['temex']:.3f} | "
+            out.append(f"| {site} | {d['fit_ms'][site]:.0f} | {row['temex page']:.3f} | {row['temex site']:.3f} | "
                        + " | ".join(f"{row.get(k, 0):.3f}" for k in main_peers) + " |")
     if results["notes"]:
         out.append("\nNotes: " + "; ".join(results["notes"]))
@@ -242,7 +287,7 @@ def chart(results: dict, path: Path) -> bool:
     except ImportError:
         return False
     dss = list(results["datasets"])
-    names = [k for k in results["datasets"][dss[0]]["rows"] if "+" not in k]
+    names = [k for k in results["datasets"][dss[0]]["rows"] if "+" not in k and "rules" not in k and "CV" not in k]
     fig, ax = plt.subplots(figsize=(9, 4))
     w = 0.8 / len(names)
     for j, k in enumerate(names):
@@ -269,12 +314,21 @@ def main() -> int:
                     help="comma-separated dataset names (default: every folder of DATA/content "
                          "with a manifest.jsonl)")
     ap.add_argument("--no-combined", action="store_true", help="skip the peer + temex runs")
+    ap.add_argument("--cv", type=int, default=5, metavar="K",
+                    help="also score every page with scorer models trained without its "
+                         "site group (grouped K-fold; 0: skip)")
+    ap.add_argument("--cv-models", metavar="JSON",
+                    help="fold models of train_content_model.py --fold-models instead of "
+                         "training them here")
     ap.add_argument("--write", metavar="MD", help="replace the results section of this file")
     args = ap.parse_args()
     data = Path(args.data)
+    order = ("big9", "cleanportaleval", "dragnet", "cleaneval")
     names = [d for d in args.datasets.split(",") if d] or sorted(
-        p.name for p in (data / "content").iterdir() if (p / "manifest.jsonl").is_file())
-    res = run(data, names, not args.no_combined)
+        (p.name for p in (data / "content").iterdir() if (p / "manifest.jsonl").is_file()),
+        key=lambda d: (order.index(d) if d in order else len(order), d))
+    res = run(data, names, not args.no_combined, args.cv,
+              Path(args.cv_models) if args.cv_models else None)
     md = markdown(res)
     print(md)
     if args.write:

@@ -82,7 +82,10 @@ def test_floor_on_real_sites(dataset: str, site: str, floor: float) -> None:
 
 @needs_data
 def test_site_evidence_matters() -> None:
-    """Without the other pages of the site the same page scores lower."""
+    """With the rules alone, the page scores much lower without the other pages
+    of its site; the learned scorer closes most of that gap from the page alone
+    (nhl.com is in its training data, so only a floor is checked) and the site
+    evidence does not make it worse."""
     folder = DATA / "content" / "dragnet" / "nhl.com"  # type: ignore[operator]
     files = sorted(folder.glob("*.html"))[:8]  # measured: 0.958 with site, 0.691 alone
     docs = [parse(f.read_bytes()) for f in files]
@@ -92,7 +95,13 @@ def test_site_evidence_matters() -> None:
                                 for d, g in zip(docs, gold))
     alone = statistics.mean(token_prf(extract_content(d, None).text(), g)[2]
                             for d, g in zip(docs, gold))
-    assert with_site > alone + 0.1
+    rules = ContentParams(scorer=False)
+    rules_site = statistics.mean(token_prf(extract_content(d, idx, params=rules).text(), g)[2]
+                                 for d, g in zip(docs, gold))
+    rules_alone = statistics.mean(token_prf(extract_content(d, None, params=rules).text(),
+                                            g)[2] for d, g in zip(docs, gold))
+    assert rules_site > rules_alone + 0.1
+    assert alone >= 0.9 and with_site >= alone - 0.01
 
 
 @needs_data

@@ -1,7 +1,7 @@
 """The content layer: a page's main content and every output format.
 
 ``extract`` narrows a page's non-template part to its main content (page-level
-and site-level evidence), ``folder`` does it for every page of a folder,
+and site-level evidence, blocks chosen by the learned scorer of ``scorer``), ``folder`` does it for every page of a folder,
 ``text`` writes chosen elements as text or Markdown, ``render`` produces the
 outputs of a fitted model (template view, annotated page, text, Markdown,
 HTML, JSON report).

@@ -8,6 +8,14 @@ module keeps the page's *main content*: the blocks (:mod:`temex.page.blocks`) th
 survive site-level evidence, inside the region that page-level evidence marks
 as the main block.
 
+Since issue 10 the blocks are *chosen* by a learned scorer
+(:mod:`temex.content.scorer`): the signals below are computed by
+:func:`rule_signals` and enter it as features, together with generic block
+features; the page model is used when no other page of the site is known, the
+site model when a :class:`SiteIndex` holds other pages (or a template mask is
+given); template blocks are dropped outright. ``ContentParams(scorer=False)``
+chooses by the rules alone, as described here.
+
 Signals and weights (chosen on the development data in
 ``/work/shared/data/content`` only, never per site; measured in
 docs/CONTENT.md)
@@ -69,6 +77,7 @@ from ..template.site_index import SiteIndex
 from .text import text_lines
 
 __all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
+           "rule_signals",
            "content_text", "content_markdown", "content_html", "content_json", "NEGATIVE_NAMES"]
 
 #: Word prefixes of ``id``/``class`` values that mark per-page noise.
@@ -92,6 +101,15 @@ class ContentParams:
     records: int = 400
     long_block: int = 100
     title: bool = True
+    #: Choose blocks with the learned scorer (:mod:`temex.content.scorer`);
+    #: False: by the rules alone (the verdicts above).
+    scorer: bool = True
+    #: With the scorer and at least 3 other pages of the site: a block whose text
+    #: occurs on this share of them is template whatever the scorer says.
+    site_share: float = 0.8
+    #: Pages with less visible text than this (characters) are too small for a
+    #: statistical choice: the rules choose.
+    small_page: int = 400
 
 
 @dataclass
@@ -182,19 +200,25 @@ def _negative_name(doc: Document, i: int) -> bool:
     return False
 
 
-def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
-                  params: ContentParams = ContentParams()) -> tuple[list[int], int]:
-    """Kept blocks and the main region of one page (module docstring).
-
-    ``boiler[b]`` is the site-level verdict (template or repeated text) for
-    block ``b``. Returns ``(chosen, region)``.
-    """
+def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
+                 params: ContentParams = ContentParams()) -> dict[str, Any]:
+    """Verdicts of the rules of this module (module docstring) for one page:
+    per block ``ld_ok`` (link density below the limit, or a heading),
+    ``named`` (inside a negatively named subtree), ``records`` (inside a
+    teaser record), ``chosen_mask``; the ``region`` element, the ``title``
+    block (-1) and the ``chosen`` blocks. ``boiler[b]`` is the site-level
+    verdict for block ``b``."""
     n = len(blocks)
+    out: dict[str, Any] = {"ld_ok": [False] * n, "named": [False] * n,
+                           "records": [False] * n, "chosen_mask": [False] * n,
+                           "region": -1, "title": -1, "chosen": []}
     if not n or doc.body < 0:
-        return [], -1
+        return out
     tag, node = doc.tag, blocks.node
-    good = [not boiler[b] and (blocks.link_chars[b] <= params.max_link_density * blocks.chars[b]
-                               or tag[node[b]] in _HEADINGS) for b in range(n)]
+    ld_ok = [blocks.link_chars[b] <= params.max_link_density * blocks.chars[b]
+             or tag[node[b]] in _HEADINGS for b in range(n)]
+    out["ld_ok"] = ld_ok
+    good = [not boiler[b] and ld_ok[b] for b in range(n)]
     body = doc.body
     end = body + doc.size[body]
     if params.names:
@@ -217,10 +241,12 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
             p = parent[i]
             bad[i] = bad[p] or (negative[i]
                                 and not (anchor >= 0 and doc.is_ancestor(i, anchor)))
+        out["named"] = [bad[node[b]] for b in range(n)]
         good = [g and not bad[node[b]] for b, g in enumerate(good)]
     if params.records:
         anchor = _anchor(blocks, good, [0] * len(doc)) if any(good) else -1
         rec = _records(doc, blocks, params.records, params.max_link_density, anchor)
+        out["records"] = [rec[node[b]] for b in range(n)]
         good = [g and not rec[node[b]] for b, g in enumerate(good)]
     weight = [0.0] * len(doc)
     pen = params.penalty
@@ -239,7 +265,21 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         title = _title_before(doc, blocks, good, region)
         if title >= 0:
             chosen.insert(0, title)
-    return chosen, region
+            out["title"] = title
+    mask = [False] * n
+    for b in chosen:
+        mask[b] = True
+    out.update(region=region, chosen=chosen, chosen_mask=mask)
+    return out
+
+
+def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
+                  params: ContentParams = ContentParams()) -> tuple[list[int], int]:
+    """Kept blocks and the main region of one page by the rules (module
+    docstring). ``boiler[b]`` is the site-level verdict (template or repeated
+    text) for block ``b``. Returns ``(chosen, region)``."""
+    r = rule_signals(doc, blocks, boiler, params)
+    return r["chosen"], r["region"]
 
 
 def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
@@ -307,7 +347,8 @@ def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) 
 
 def extract_content(doc: Document, site: SiteIndex | None = None,
                     template: Sequence[bool] | None = None,
-                    params: ContentParams = ContentParams(), member: bool = True) -> Content:
+                    params: ContentParams = ContentParams(), member: bool = True,
+                    models: dict[str, Any] | None = None) -> Content:
     """Main content of ``doc``.
 
     Parameters
@@ -319,6 +360,9 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     template : list of bool, optional
         Template mask over ``doc`` (a fitted model's ``template``).
     params : ContentParams
+    models : dict, optional
+        Scorer models by variant (``page``, ``site``) instead of the shipped
+        ones (:func:`temex.content.scorer.load_model`; cross-validation).
     """
     if doc.body < 0:
         return Content(doc, None, [], reason="page has no body")
@@ -328,13 +372,48 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     boiler = [False] * len(blocks)
     if site is not None:
         boiler = site.repeated(blocks, params.repeat_min, member, params.long_block)
+    tmpl = [False] * len(blocks)
     if template is not None:
         for b, nd in enumerate(blocks.node):
             if template[nd] or all(template[i] for i in blocks.pieces[b]):
-                boiler[b] = True
-    chosen, region = select_blocks(doc, blocks, boiler, params)
+                boiler[b] = tmpl[b] = True
+    if not params.scorer or sum(blocks.chars) < params.small_page:
+        chosen, region = select_blocks(doc, blocks, boiler, params)
+        reason = "" if chosen else "every text block is boilerplate"
+        return Content(doc, blocks, chosen, region, reason, {"scorer": "rules"})
+    from .scorer import block_features, load_model, select
+
+    models = models or load_model()
+    rule = rule_signals(doc, blocks, [False] * len(blocks), params)
+    others = site.n_pages - (1 if member else 0) if site is not None else 0
+    if others > 0 or template is not None:
+        assert site is not None or template is not None
+        srule = rule_signals(doc, blocks, boiler, params)
+        df = site.counts(blocks, member) if site is not None else [0] * len(blocks)
+        feats = block_features(doc, blocks, rule, {"pages": others, "df": df, "rule": srule})
+        variant = "site"
+    else:
+        feats = block_features(doc, blocks, rule)
+        variant = "page"
+    model = models[variant]
+    probs = model.probabilities(doc, blocks, feats)
+    if variant == "site":
+        # site evidence adds to the page's own: a block is as likely content as
+        # the more confident of the two models says (repeated site text is
+        # dropped below; measured in docs/CONTENT.md)
+        nf = len(models["page"].names1)
+        alone = models["page"].probabilities(doc, blocks, [f[:nf] for f in feats])
+        probs = [max(a, b) for a, b in zip(probs, alone)]
+    for b in range(len(blocks)):
+        if tmpl[b]:
+            probs[b] = 0.0
+    if variant == "site" and others >= 3 and site is not None:
+        for b, k in enumerate(df):
+            if k >= params.site_share * others:
+                probs[b] = 0.0
+    chosen, region = select(doc, blocks, probs, model.threshold, model.outside)
     reason = "" if chosen else "every text block is boilerplate"
-    return Content(doc, blocks, chosen, region, reason)
+    return Content(doc, blocks, chosen, region, reason, {"scorer": variant})
 
 
 def _from_model(model: TemplateModel, params: ContentParams) -> Content:

@@ -74,6 +74,13 @@ class SiteIndex:
         self.n_pages += 1
         self.pages.add(page_fingerprint(doc))
 
+    def counts(self, blocks: Blocks, member: bool = True) -> list[int]:
+        """For every block, the number of *other* pages of the site holding its
+        text (``member``: the page itself was added to the index)."""
+        own = 1 if member else 0
+        df = self.df
+        return [max(0, df.get(k, 0) - own) for k in self._keys(blocks)]
+
     def member(self, doc: Document) -> bool:
         """Whether ``doc`` (or a page with the same visible text) was counted."""
         return page_fingerprint(doc) in self.pages

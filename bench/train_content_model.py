@@ -1,0 +1,408 @@
+"""Train temex's block scorer (src/temex/content/model.json) and cross-validate it.
+
+    .venv/bin/python bench/train_content_model.py [--data DIR] [--out FILE]
+        [--cv 5] [--lodo] [--limit N] [--fold-models FILE]
+
+Reads every page of ``DATA/content/<dataset>/manifest.jsonl`` (big9,
+cleanportaleval, cleaneval, dragnet: the development data, ``../shared/data``),
+computes the features of :mod:`temex.content.scorer` for every text block, labels a
+block *content* when most of its words are in the gold text (word trigrams,
+or the whole gold line for blocks of one or two words), and fits two
+two-stage logistic regressions (``page``: no site evidence; ``site``: with
+the site's other pages counted) by Newton's method with L2 regularisation
+(numpy only, deterministic). Each block is weighted by its share of the
+page's words, so every page weighs the same, as in the page-averaged F1.
+The decision threshold (0.5) and the outside-region threshold (0.8) are
+fixed constants, chosen once on out-of-fold probabilities of a grouped-CV run
+(``--oof``; ``--threshold -1`` searches the threshold on the training pages).
+
+Cross-validation (``--cv K``): sites are grouped by brand (registered
+domain label: bbc.co.uk, bbc.com and big9's bbc are one group; hosting
+platforms such as blogspot.com are one group), groups are dealt to K folds,
+and every fold's pages are scored by models trained on the other folds only.
+``--lodo`` adds leave-one-dataset-out. Figures are token F1 of the kept
+blocks' words with the scorer alone (bench_content.py renders the text with
+extract_content, whose site level also takes the page model's opinion, drops
+text repeated on most pages and leaves tiny pages to the rules: its figures are
+the reference). ``--fold-models FILE`` writes the fold models for
+``bench_content.py --cv-models FILE``.
+Reproduce the shipped file: run without arguments and compare
+(``git diff src/temex/content/model.json``; tests/test_scorer.py does it with
+TEMEX_SLOW=1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+import zlib
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from temex.content.extract import ContentParams, rule_signals  # noqa: E402
+from temex.content.scorer import (CONTEXT_FEATURES, FEATURES, MODEL_VERSION, SITE_FEATURES,  # noqa: E402
+                                  block_features, context_features, select)
+from temex.page.blocks import page_blocks  # noqa: E402
+from temex.page.dom import parse  # noqa: E402
+from temex.page.tokens import tokens  # noqa: E402
+from temex.template.site_index import SiteIndex  # noqa: E402
+
+DATASETS = ("big9", "cleanportaleval", "dragnet", "cleaneval")
+MODEL = ROOT / "src" / "temex" / "content" / "model.json"
+#: Blocks outside the main region are kept from this probability on.
+OUTSIDE = 0.8
+#: Decision threshold inside the main region (chosen on grouped-CV out-of-fold
+#: probabilities, docs/CONTENT.md).
+THRESHOLD = 0.5
+_SUFFIX = {"com", "org", "net", "co", "uk", "au", "gov", "edu", "mil", "ac", "info", "us",
+           "ca", "de", "in", "www", "int", "biz", "tv", "nz", "ie", "fr", "jp"}
+
+
+def group_of(site: str) -> str:
+    """Brand of a site name: the last label that is not a public suffix part
+    (``blogs.wsj.com`` → ``wsj``, ``adwords.blogspot.com`` → ``blogspot``,
+    ``geocities.com_user`` → ``geocities``)."""
+    host = site.split("_")[0].lower()
+    if re.fullmatch(r"[\d.]+", host):
+        return host
+    labels = [x for x in host.split(".") if x and x not in _SUFFIX]
+    return labels[-1] if labels else host
+
+
+class Page:
+    __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
+                 "gold", "ctx_doc", "ctx_blocks")
+
+
+def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
+    gt = tokens(gold)
+    tri = {tuple(gt[i:i + 3]) for i in range(len(gt) - 2)}
+    lines = {" ".join(tokens(line)) for line in gold.splitlines()}
+    short_lines = [" ".join(tokens(line)) for line in gold.splitlines() if len(tokens(line)) <= 6]
+    out = []
+    for bt in btexts:
+        if len(bt) >= 3:
+            hit = sum(tuple(bt[i:i + 3]) in tri for i in range(len(bt) - 2))
+            out.append(1.0 if hit / (len(bt) - 2) >= 0.5 else 0.0)
+        elif bt:
+            s = " ".join(bt)
+            out.append(1.0 if s in lines or any(s in x for x in short_lines) else 0.0)
+        else:
+            out.append(0.0)
+    return out
+
+
+def load(data: Path, datasets: list[str], limit: int = 0) -> list[Page]:
+    params = ContentParams()
+    pages: list[Page] = []
+    for ds in datasets:
+        man = data / "content" / ds / "manifest.jsonl"
+        rows = [json.loads(x) for x in man.read_text(encoding="utf-8").splitlines() if x.strip()]
+        by_site: dict[str, list[dict]] = {}
+        for r in rows:
+            by_site.setdefault(r["site"], []).append(r)
+        sites = sorted(by_site)
+        if limit:
+            sites = sites[:limit]
+        for site in sites:
+            docs = []
+            for r in sorted(by_site[site], key=lambda r: r["page"]):
+                f = man.parent / r["html"]
+                try:
+                    d = parse(f.read_bytes(), url=str(f))
+                except Exception:
+                    continue
+                if d.body < 0:
+                    continue
+                docs.append((r, d))
+            index = SiteIndex(d for _, d in docs)
+            for r, d in docs:
+                blocks = page_blocks(d)
+                if not len(blocks):
+                    continue
+                gold = (man.parent / r["gold"]).read_text(encoding="utf-8")
+                rule = rule_signals(d, blocks, [False] * len(blocks), params)
+                rep = index.repeated(blocks, params.repeat_min, True, params.long_block)
+                srule = rule_signals(d, blocks, rep, params)
+                df = [index.df.get(k, 0) - 1 for k in blocks.key]
+                site_info = {"pages": index.n_pages - 1, "df": df, "rule": srule}
+                fp = block_features(d, blocks, rule)
+                fs = block_features(d, blocks, rule, site_info)
+                btok = [tokens(" ".join(d.text[i] for i in ps)) for ps in blocks.pieces]
+                p = Page()
+                p.dataset, p.site, p.name = ds, site, r["page"]
+                p.f_page, p.f_site = np.array(fp), np.array(fs)
+                p.label = np.array(labels_for(btok, gold))
+                nt = sum(len(t) for t in btok) or 1
+                p.weight = np.array([len(t) / nt for t in btok])
+                p.btok = [Counter(t) for t in btok]
+                p.gold = Counter(tokens(gold))
+                # what context_features needs: the tree arrays, not the parser
+                d.parser, d.elements = None, []
+                p.ctx_doc, p.ctx_blocks = d, blocks
+                pages.append(p)
+            print(f"  {ds}/{site}: {len(docs)} pages", file=sys.stderr, flush=True) \
+                if len(docs) > 5 else None
+    return pages
+
+
+# -- logistic regression (Newton / IRLS, L2) --------------------------------
+def fit_lr(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> dict:
+    mean = X.mean(axis=0)
+    scale = X.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    Z = np.hstack([np.ones((len(X), 1)), (X - mean) / scale])
+    beta = np.zeros(Z.shape[1])
+    reg = np.full(Z.shape[1], l2)
+    reg[0] = 0.0
+    for _ in range(30):
+        z = np.clip(Z @ beta, -30, 30)
+        p = 1 / (1 + np.exp(-z))
+        g = Z.T @ (w * (p - y)) + reg * beta
+        H = (Z * (w * p * (1 - p))[:, None]).T @ Z + np.diag(reg + 1e-9)
+        step = np.linalg.solve(H, g)
+        beta -= step
+        if np.max(np.abs(step)) < 1e-7:
+            break
+    return {"mean": mean, "scale": scale, "w": beta}
+
+
+def predict(m: dict, X: np.ndarray) -> np.ndarray:
+    z = m["w"][0] + ((X - m["mean"]) / m["scale"]) @ m["w"][1:]
+    return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+
+
+def _ctx(p: Page, s1: np.ndarray) -> np.ndarray:
+    return np.array(context_features(p.ctx_doc, p.ctx_blocks, s1.tolist()))
+
+
+def page_f1(p: Page, keep: np.ndarray) -> float:
+    e: Counter[str] = Counter()
+    for k, c in zip(keep, p.btok):
+        if k:
+            e.update(c)
+    ne, ng = sum(e.values()), sum(p.gold.values())
+    if not ne and not ng:
+        return 1.0
+    ov = sum((e & p.gold).values())
+    if not ov:
+        return 0.0
+    pr, rc = ov / ne, ov / ng
+    return 2 * pr * rc / (pr + rc)
+
+
+def train(pages: list[Page], variant: str, l2: float = 1.0,
+          threshold: float | None = None) -> dict:
+    feat = "f_page" if variant == "page" else "f_site"
+    X = np.vstack([getattr(p, feat) for p in pages])
+    y = np.concatenate([p.label for p in pages])
+    w = np.concatenate([p.weight for p in pages])
+    m1 = fit_lr(X, y, w, l2)
+    s1s = [predict(m1, getattr(p, feat)) for p in pages]
+    ctx = [_ctx(p, s) for p, s in zip(pages, s1s)]
+    X2 = np.hstack([X, np.vstack(ctx)])
+    m2 = fit_lr(X2, y, w, l2)
+    probs = [predict(m2, np.hstack([getattr(p, feat), c])) for p, c in zip(pages, ctx)]
+    best_t, best = 0.5, -1.0
+    grid = [threshold] if threshold is not None else np.arange(0.30, 0.61, 0.05)
+    for t in grid:
+        f = float(np.mean([page_f1(p, keep_of(p, pr, t, "region")) for p, pr in zip(pages, probs)]))
+        if f > best + 1e-9:
+            best_t, best = float(round(t, 2)), f
+    return {"m1": m1, "m2": m2, "threshold": best_t, "train_f1": best}
+
+
+def probs_of(model: dict, p: Page, variant: str) -> np.ndarray:
+    X = p.f_page if variant == "page" else p.f_site
+    s1 = predict(model["m1"], X)
+    return predict(model["m2"], np.hstack([X, _ctx(p, s1)]))
+
+
+def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
+    if sel == "all":
+        return pr >= t
+    outside = {"region": OUTSIDE, "region_only": 2.0, "region90": 0.9}[sel]
+    chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside)
+    keep = np.zeros(len(pr), dtype=bool)
+    keep[chosen] = True
+    return keep
+
+
+SELECTIONS = ("region", "all", "region_only")
+
+
+def score(model: dict, pages: list[Page], variant: str, sel: str = "all") -> list[float]:
+    return [page_f1(p, keep_of(p, probs_of(model, p, variant), model["threshold"], sel))
+            for p in pages]
+
+
+def folds_of(pages: list[Page], k: int) -> list[int]:
+    groups = sorted({group_of(p.site) for p in pages})
+    # deal groups to folds by a stable hash, largest first for balance
+    size = Counter(group_of(p.site) for p in pages)
+    order = sorted(groups, key=lambda g: (-size[g], zlib.crc32(g.encode())))
+    load_: list[int] = [0] * k
+    fold_of: dict[str, int] = {}
+    for g in order:
+        f = min(range(k), key=lambda i: (load_[i], i))
+        fold_of[g] = f
+        load_[f] += size[g]
+    return [fold_of[group_of(p.site)] for p in pages]
+
+
+def cross_validate(pages: list[Page], k: int, lodo: bool, threshold: float | None = None,
+                   oof: dict | None = None, fold_out: list | None = None) -> dict:
+    res: dict = {}
+    for variant in ("page", "site"):
+        f1s = {sel: [0.0] * len(pages) for sel in SELECTIONS}
+        fold = folds_of(pages, k)
+        for i in range(k):
+            tr = [p for p, f in zip(pages, fold) if f != i]
+            te_idx = [j for j, f in enumerate(fold) if f == i]
+            m = train(tr, variant, threshold=threshold)
+            if fold_out is not None:
+                while len(fold_out) <= i:
+                    fold_out.append({})
+                fold_out[i][variant] = model_dicts({variant: m})[variant]
+            for j in te_idx:
+                pr = probs_of(m, pages[j], variant)
+                if oof is not None:
+                    oof.setdefault(variant, {})[j] = pr
+                for sel in SELECTIONS:
+                    f1s[sel][j] = page_f1(pages[j], keep_of(pages[j], pr, m["threshold"], sel))
+        for sel in SELECTIONS:
+            res[f"cv{k}_{variant}_{sel}"] = f1s[sel]
+        if lodo:
+            f1 = [0.0] * len(pages)
+            for ds in DATASETS:
+                tr = [p for p in pages if p.dataset != ds]
+                te_idx = [j for j, p in enumerate(pages) if p.dataset == ds]
+                if not tr or not te_idx:
+                    continue
+                m = train(tr, variant)
+                for j, s in zip(te_idx, score(m, [pages[j] for j in te_idx], variant)):
+                    f1[j] = s
+            res[f"lodo_{variant}"] = f1
+    return res
+
+
+def model_dicts(models: dict) -> dict:
+    """JSON form of trained models by variant (what ScorerModel reads)."""
+    def r(a: np.ndarray) -> list[float]:
+        return [float(f"{x:.6g}") for x in a]
+
+    out = {}
+    for variant, m in models.items():
+        names1 = FEATURES + (SITE_FEATURES if variant == "site" else [])
+        out[variant] = {
+            "features1": names1, "mean1": r(m["m1"]["mean"]), "scale1": r(m["m1"]["scale"]),
+            "w1": r(m["m1"]["w"]), "features2": names1 + CONTEXT_FEATURES,
+            "mean2": r(m["m2"]["mean"]), "scale2": r(m["m2"]["scale"]), "w2": r(m["m2"]["w"]),
+            "threshold": m["threshold"], "outside": OUTSIDE}
+    return out
+
+
+def to_json(models: dict) -> str:
+    out = {"version": MODEL_VERSION, "trained_on": list(DATASETS),
+           "script": "bench/train_content_model.py", "models": model_dicts(models)}
+    return json.dumps(out, indent=0, sort_keys=True) + "\n"
+
+
+def fold_models(pages: list[Page], k: int) -> tuple[dict[str, int], list[dict]]:
+    """Grouped K-fold: the fold of every site group, and per fold the models
+    (JSON form, by variant) trained on the other folds."""
+    fold = folds_of(pages, k)
+    group_fold = {group_of(p.site): f for p, f in zip(pages, fold)}
+    models = []
+    for i in range(k):
+        tr = [p for p, f in zip(pages, fold) if f != i]
+        models.append(model_dicts({v: train(tr, v, threshold=THRESHOLD)
+                                   for v in ("page", "site")}))
+    return group_fold, models
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    default = os.environ.get("TEMEX_DATA") or str(ROOT.parent / "shared" / "data")
+    ap.add_argument("--data", default=default)
+    ap.add_argument("--datasets", default=",".join(DATASETS))
+    ap.add_argument("--out", default=str(MODEL))
+    ap.add_argument("--cv", type=int, default=0, help="grouped K-fold cross-validation")
+    ap.add_argument("--lodo", action="store_true", help="also leave one dataset out")
+    ap.add_argument("--limit", type=int, default=0, help="first N sites per dataset (tests)")
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--cv-json", help="write per-dataset CV figures here")
+    ap.add_argument("--threshold", type=float, default=THRESHOLD,
+                    help="decision threshold (default: the shipped one; -1: search on the "
+                         "training pages)")
+    ap.add_argument("--oof", help="pickle the out-of-fold probabilities here (tuning)")
+    ap.add_argument("--fold-models", metavar="JSON",
+                    help="with --cv: write the fold models and the fold of every site group "
+                         "(bench_content.py --cv-models reads it)")
+    args = ap.parse_args()
+    t0 = time.time()
+    pages = load(Path(args.data), [d for d in args.datasets.split(",") if d], args.limit)
+    print(f"{len(pages)} pages, {sum(len(p.label) for p in pages)} blocks, "
+          f"{time.time() - t0:.0f} s", file=sys.stderr)
+    thr = None if args.threshold < 0 else args.threshold
+    models = {v: train(pages, v, threshold=thr) for v in ("page", "site")}
+    text = to_json(models)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    print(f"model digest {digest}; thresholds page {models['page']['threshold']} "
+          f"site {models['site']['threshold']}")
+    if not args.no_write:
+        Path(args.out).write_text(text, encoding="utf-8")
+    rows: dict = {}
+    dsets = sorted({p.dataset for p in pages}, key=lambda d: DATASETS.index(d)
+                   if d in DATASETS else 99)
+    for v in ("page", "site"):
+        f = score(models[v], pages, v, "region")
+        for ds in dsets:
+            rows.setdefault(ds, {})[f"in_{v}"] = float(np.mean(
+                [x for x, p in zip(f, pages) if p.dataset == ds]))
+    if args.cv:
+        oof: dict = {}
+        fm: list = []
+        cv = cross_validate(pages, args.cv, args.lodo, thr, oof, fm)
+        if args.fold_models:
+            Path(args.fold_models).write_text(json.dumps(
+                {"folds": args.cv, "digest": digest,
+                 "group_fold": dict(zip(map(group_of, (p.site for p in pages)),
+                                        folds_of(pages, args.cv))),
+                 "models": fm}), encoding="utf-8")
+        if args.oof:
+            import pickle
+            with open(args.oof, "wb") as fh:
+                pickle.dump({"oof": oof, "pages": pages}, fh)
+        for key, f in cv.items():
+            for ds in dsets:
+                rows[ds][key] = float(np.mean([x for x, p in zip(f, pages) if p.dataset == ds]))
+    cols = list(next(iter(rows.values())))
+    print("| dataset | pages | " + " | ".join(cols) + " |")
+    print("|---|---:|" + "---:|" * len(cols))
+    for ds in dsets:
+        n = sum(p.dataset == ds for p in pages)
+        print(f"| {ds} | {n} | " + " | ".join(f"{rows[ds][c]:.3f}" for c in cols) + " |")
+    if args.cv_json:
+        per_page = [{"dataset": p.dataset, "site": p.site, "page": p.name,
+                     **{k: round(v[j], 4) for k, v in cv.items()}}
+                    for j, p in enumerate(pages)] if args.cv else []
+        Path(args.cv_json).write_text(json.dumps({"digest": digest, "folds": args.cv,
+                                                  "rows": rows, "pages": per_page}, indent=1),
+                                      encoding="utf-8")
+    print(f"{time.time() - t0:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
