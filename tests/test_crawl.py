@@ -346,10 +346,14 @@ def _synthetic_site(root: Path) -> None:
     """Six pages of one template; /b/ and /b-copy/ carry the same article,
     /c/ the same article with one word changed."""
     nav = "".join(f'<li><a href="/{p}/">Page {p}</a></li>' for p in "abcdef")
-    words = " ".join(f"word{k}" for k in range(120))
-    texts = {p: f"Article {p}. " + " ".join(f"{p}{k}" for k in range(120)) for p in "adef"}
+    # prose (stop words, punctuation), as the main-content scorer expects of an article
+    words = " ".join(f"This is sentence word{k} of the shared article, and it is about the "
+                     f"garden." for k in range(40))
+    texts = {p: f"Article {p}. " + " ".join(f"In part {p}{k} of this story, the writer says "
+                                            f"that the garden is green." for k in range(40))
+             for p in "adef"}
     texts["b"] = texts["b-copy"] = "Shared article. " + words
-    texts["c"] = "Shared article. " + words.replace("word60", "changed")
+    texts["c"] = "Shared article. " + words.replace("word20", "changed")
     for name, text in texts.items():
         d = root / name
         d.mkdir(parents=True)
@@ -377,7 +381,7 @@ def test_near_duplicates_are_written_once_and_point_to_it(tmp_path: Path) -> Non
     assert by_path["/a/"].duplicate_of is None
     assert not (tmp_path / "out" / "pages" / "b-copy").exists()
     a = by_path["/a/"]
-    assert "a119" in a.text and "Footer of the synthetic" not in a.text
+    assert "a39" in a.text and "Footer of the synthetic" not in a.text
     assert "Page d" not in a.markdown and a.template
 
 

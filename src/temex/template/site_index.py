@@ -69,10 +69,15 @@ class SiteIndex:
         return [key_hash(k) for k in blocks.key] if self.hashed else blocks.key
 
     def add(self, doc: Document) -> None:
-        """Count the block texts of one more page."""
+        """Count the block texts of one more page. A page whose visible text
+        was counted already (the same page under another URL) counts once:
+        otherwise its own text would look repeated across the site."""
+        fingerprint = page_fingerprint(doc)
+        if fingerprint in self.pages:
+            return
         self.df.update(set(self._keys(page_blocks(doc))))
         self.n_pages += 1
-        self.pages.add(page_fingerprint(doc))
+        self.pages.add(fingerprint)
 
     def counts(self, blocks: Blocks, member: bool = True) -> list[int]:
         """For every block, the number of *other* pages of the site holding its
