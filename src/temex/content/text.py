@@ -132,12 +132,13 @@ _ESCAPE_TABLE = re.compile(r"([\\`*_\[\]<|])")
 _LINE_START = re.compile(r"^(\s*)(?:([#>+=~-])|(\d{1,9})([.)]))(?=\s|$)")
 _LANG = re.compile(r"^(?:language|lang)-([\w#+.-]+)$")
 _BACKTICKS = re.compile(r"`+")
+_URL_DROP = re.compile(r"[\t\n\r]")
 
 
 def _url(base: str, href: str) -> str:
     """``href`` made absolute against ``base`` (when ``base`` is absolute),
     with the characters that would end a Markdown link destination encoded."""
-    href = href.strip()
+    href = _URL_DROP.sub("", href.strip())  # as browsers do
     if base and "://" in base:
         try:
             href = urljoin(base, href)
@@ -289,8 +290,8 @@ class _Markdown:
             elif tag in ("td", "th"):
                 self.cell = len(self.cur)
             return
-        if self.table >= 0 and tag == "br":
-            self.cur.append(" ")
+        if self.table >= 0 and tag in BLOCK_TAGS and tag != "table":
+            self.cur.append(" ")  # a line break or block inside a cell: the cell goes on
             return
         if self.heading and tag == "br":
             self.cur.append(" ")
@@ -328,7 +329,7 @@ class _Markdown:
             self.inline.append((i, len(self.cur)))
         elif tag in _EMPHASIS or tag == "a":
             self.inline.append((i, len(self.cur)))
-        elif tag == "img" and self.keep[i]:
+        elif tag == "img" and self.keep[i] and not self.code:
             self._image(i)
 
     def _image(self, i: int) -> None:
@@ -362,11 +363,13 @@ class _Markdown:
                 if self.rows:
                     self.rows[-1].append(cell)
                 return
-            if tag in _TABLE_PARTS or tag == "br":
+            if tag in BLOCK_TAGS and i != self.table:
                 return
             if i == self.table:
                 self._table()
                 return
+        if self.heading and tag == "br":
+            return
         if self.inline and self.inline[-1][0] == i:
             self._close_inline(i)
         if tag in BLOCK_TAGS:
@@ -397,7 +400,7 @@ class _Markdown:
         if tag in _CODE:
             core = " ".join(inner.split())
             out = _outside_ws(inner, "", "").replace(inner.strip(), _wrap_code(core)) if core else inner
-        elif tag == "a":
+        elif tag == "a" and not self.code:  # markup in a code span is literal
             href = dict(self.doc.attrs[i]).get("href", "").strip()
             if href and not href.lower().startswith(("javascript:", "vbscript:", "data:")):
                 url = _url(self.base, href)
