@@ -78,13 +78,10 @@ def markdown_to_text(md: str) -> str:
             continue
         if _TABLE_RULE.match(body.strip()):
             continue
-        spans: list[str] = []
-
-        def keep(m: re.Match[str]) -> str:
-            spans.append(m.group(2))
-            return f"\x00{len(spans) - 1}\x00"
-
-        body = _CODE_SPAN.sub(keep, body)
+        spans = [m.group(2) for m in _CODE_SPAN.finditer(body)]
+        pieces = _CODE_SPAN.split(body)  # text, fence, span, fence, span, ..., text
+        body = "".join(p if k % 3 == 0 else (f"\x00{k // 3}\x00" if k % 3 == 2 else "")
+                       for k, p in enumerate(pieces))
         body = _IMAGE.sub(" ", body)
         while True:
             new = _LINK.sub(r"\1", body)
@@ -93,7 +90,7 @@ def markdown_to_text(md: str) -> str:
             body = new
         body = _EMPHASIS.sub("", body)
         body = _ESCAPED.sub(r"\1", body)
-        body = re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], body)
+        body = re.sub("\x00(\\d+)\x00", lambda m, spans=spans: spans[int(m.group(1))], body)
         out.append(body)
     return "\n".join(out)
 

@@ -46,7 +46,7 @@ def _check_format(fmt: str) -> None:
 
 
 def extract(html: bytes | str, url: str | None = None, format: str = "markdown", *,
-            front_matter: bool = False, params: ContentParams = ContentParams()) -> str:
+            front_matter: bool = False, params: ContentParams | None = None) -> str:
     """Main content of one page, with no site behind it.
 
     Parameters
@@ -62,6 +62,8 @@ def extract(html: bytes | str, url: str | None = None, format: str = "markdown",
         blocks' HTML; ``json``: the report with the page's metadata.
     front_matter : bool
         Markdown only: the page's metadata as YAML front matter.
+    params : ContentParams, optional
+        Weights of the content extraction (defaults: the shipped ones).
 
     Raises ParameterError for an unknown format and ParseError for input
     that is no HTML (empty, binary); a page without visible text gives an
@@ -69,12 +71,12 @@ def extract(html: bytes | str, url: str | None = None, format: str = "markdown",
     """
     _check_format(format)
     doc = parse(html, url=url or "")
-    return _output(extract_content(doc, params=params), format, front_matter)
+    return _output(extract_content(doc, params=params or ContentParams()), format, front_matter)
 
 
 def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | None = None,
                  format: str = "markdown", *, front_matter: bool = False,
-                 params: ContentParams = ContentParams()) -> str:
+                 params: ContentParams | None = None) -> str:
     """Main content of one page with other pages of the same site as evidence.
 
     ``pages`` are the other pages' HTML (bytes or str); text blocks that
@@ -94,7 +96,8 @@ def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | Non
         if other.body >= 0:
             others.append(other)
     index = SiteIndex([doc, *others])
-    return _output(extract_content(doc, index, params=params), format, front_matter)
+    return _output(extract_content(doc, index, params=params or ContentParams()), format,
+                   front_matter)
 
 def load_key_file(path: str | Path) -> Document:
     """Read and parse the key page; raises PageLoadError / ParseError with a

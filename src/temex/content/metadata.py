@@ -26,7 +26,7 @@ from urllib.parse import urljoin, urlsplit
 
 from ..page.dom import Document
 
-__all__ = ["FIELDS", "page_metadata", "front_matter", "base_url"]
+__all__ = ["FIELDS", "base_url", "front_matter", "page_metadata"]
 
 #: The fields of :func:`page_metadata`, in output order.
 FIELDS = ("title", "authors", "date", "site_name", "language", "canonical", "description")

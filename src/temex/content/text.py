@@ -348,7 +348,7 @@ class _Markdown:
         self.started = True
 
     def exit(self, i: int) -> None:
-        doc, tag = self.doc, self.doc.tag[i]
+        tag = self.doc.tag[i]
         if self.pre >= 0:
             if i == self.pre:
                 self._code_block(i)
@@ -378,15 +378,12 @@ class _Markdown:
                 self.context.pop()
         if tag in _HEADINGS:
             self.heading -= 1
-        elif tag in ("ul", "ol"):
-            if self.lists and self.lists[-1][0] == i:
-                self.lists.pop()
-        elif tag == "li":
-            if self.items and self.items[-1][2] == i:
-                self.items.pop()
-        elif tag == "blockquote":
-            if self.quotes and self.quotes[-1] == i:
-                self.quotes.pop()
+        elif tag in ("ul", "ol") and self.lists and self.lists[-1][0] == i:
+            self.lists.pop()
+        elif tag == "li" and self.items and self.items[-1][2] == i:
+            self.items.pop()
+        elif tag == "blockquote" and self.quotes and self.quotes[-1] == i:
+            self.quotes.pop()
 
     def _close_inline(self, i: int) -> None:
         _, start = self.inline.pop()
