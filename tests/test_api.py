@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +74,11 @@ def test_extract_site_uses_other_pages() -> None:
     assert "The tomato bed" in site and "Our shop sells seeds" not in site
     rep = json.loads(temex.extract_site(key, [o.encode() for o in others], format="json"))
     assert rep["scorer"] == "site" and rep["text"] == site
+
+
+def test_readme_sample_is_current() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    html = readme.split("```html\n", 1)[1].split("\n```", 1)[0]
+    md = readme.split("````markdown\n", 1)[1].split("\n````", 1)[0]
+    assert temex.extract(html, url="https://greenleaf.example/blog/saving-seeds/",
+                         front_matter=True) == md

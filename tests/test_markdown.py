@@ -82,7 +82,7 @@ def markdown_to_text(md: str) -> str:
         pieces = _CODE_SPAN.split(body)  # text, fence, span, fence, span, ..., text
         body = "".join(p if k % 3 == 0 else (f"\x00{k // 3}\x00" if k % 3 == 2 else "")
                        for k, p in enumerate(pieces))
-        body = _IMAGE.sub(" ", body)
+        body = _IMAGE.sub("", body)  # an image is inline, no text
         while True:
             new = _LINK.sub(r"\1", body)
             if new == body:

@@ -329,7 +329,8 @@ class _Markdown:
             self.inline.append((i, len(self.cur)))
         elif tag in _EMPHASIS or tag == "a":
             self.inline.append((i, len(self.cur)))
-        elif tag == "img" and self.keep[i] and not self.code:
+        elif tag == "img" and not self.code and (self.keep[i] or self.keep[doc.parent[i]]):
+            # an image has no text of its own: it goes with its parent's block
             self._image(i)
 
     def _image(self, i: int) -> None:
