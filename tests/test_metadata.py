@@ -46,6 +46,7 @@ def test_jsonld() -> None:
     assert md["sources"]["date"] == "jsonld" and md["date"].startswith("2017-03-28")
     assert md["title"] == "Elon Musk creates Neuralink brain electrode firm"
     assert md["site_name"] == "BBC News"
+    assert md["language"] == "en"  # <html lang> before og:locale (en_GB)
 
 
 def test_open_graph() -> None:
@@ -113,3 +114,24 @@ def test_report_front_matter_and_crawl_index() -> None:
     title, meta = page_meta(doc)
     assert title == "T" and meta["author"] == "Ann" and meta["site_name"] == "S"
     assert meta["lang"] == "en"
+
+
+def test_cli_content_front_matter(tmp_path: Path) -> None:
+    import argparse
+
+    from temex.cli.content import add_parser, run_content
+
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "a.html").write_text(
+        "<html lang=en><head><title>Alpha</title><meta name=author content='Ann'></head><body>"
+        "<article><h1>Alpha</h1>" + "<p>Some words of the article body here. </p>" * 20
+        + "</article></body></html>")
+    ap = argparse.ArgumentParser()
+    add_parser(ap.add_subparsers())
+    out = tmp_path / "out"
+    args = ap.parse_args(["content", str(pages), "-f", "markdown", "--front-matter", "-o", str(out), "-q"])
+    assert run_content(args) == 0
+    md = (out / "a.md").read_text("utf-8")
+    assert md.startswith("---\nurl: ") and 'title: "Alpha"\nauthors:\n  - "Ann"\n' in md
+    assert "---\n\n# Alpha\n\nSome words" in md

@@ -57,6 +57,8 @@ _META: dict[str, tuple[str, str]] = {
     "content-language": ("language", "meta"),
 }
 _SOURCE_ORDER = ("jsonld", "opengraph", "meta", "page", "byline")
+#: Fields read in another order: the page's own ``lang`` before ``og:locale``.
+_FIELD_ORDER = {"language": ("jsonld", "page", "meta", "opengraph", "byline")}
 
 
 def _clean(s: str) -> str:
@@ -211,7 +213,8 @@ def page_metadata(doc: Document) -> dict[str, Any]:
             named = False
             if not is_author:
                 names = (doc.id[i] + " " + " ".join(doc.classes[i])).lower()
-                named = bool(names.strip()) and bool(_NAME_WORD.search(names))
+                named = (bool(names.strip()) and bool(_NAME_WORD.search(names))
+                         and "comment" not in names)
             if is_author or named:
                 name = _byline(doc, i)
                 if name:
@@ -220,7 +223,7 @@ def page_metadata(doc: Document) -> dict[str, Any]:
     out: dict[str, Any] = {f: ([] if f == "authors" else None) for f in FIELDS}
     sources: dict[str, str] = {}
     for f in FIELDS:
-        for src in _SOURCE_ORDER:
+        for src in _FIELD_ORDER.get(f, _SOURCE_ORDER):
             v = found[src].get(f)
             if v:
                 out[f] = v
