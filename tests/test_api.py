@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
 import temex
 
 
@@ -9,7 +14,7 @@ def test_exported_members() -> None:
     assert sorted(temex.__all__) == sorted([
         "ChunksDetector", "Document", "IntersectDetector", "RTDMDetector", "ModelFormatError", "NotFittedError",
         "PageLoadError", "ParameterError", "ParseError", "TemexError", "TemplateModel",
-        "VoteDetector", "crawl", "etdm", "explore", "extract_files", "get_detector", "get_equality",
+        "VoteDetector", "crawl", "etdm", "explore", "extract", "extract_files", "extract_site", "get_detector", "get_equality",
         "parse", "render",
     ])
     for name in temex.__all__:
@@ -24,3 +29,56 @@ def test_errors_are_catchable_as_builtins() -> None:
     for e in (temex.ParseError, temex.PageLoadError, temex.NotFittedError,
               temex.ParameterError, temex.ModelFormatError):
         assert issubclass(e, temex.TemexError)
+
+
+_ARTICLE = ("<html lang='en'><head><title>Seeds</title><meta name='author' content='Ann'></head>"
+            "<body><nav><a href='/'>Home</a> <a href='/blog'>Blog</a></nav><article><h1>Saving seeds</h1>"
+            + "<p>Dry the seeds on paper for a week, then keep them in a cool place. </p>" * 8
+            + "<p>When the seeds are dry, read <a href='/tips'>our tips</a> on labelling the paper"
+            " bags with the plant and the year before you store them away.</p></article>"
+            "<footer><p>Copyright Greenleaf, all rights reserved</p></footer></body></html>")
+
+
+def test_extract_one_call() -> None:
+    md = temex.extract(_ARTICLE.encode(), url="https://ex.org/blog/seeds")
+    assert md.startswith("# Saving seeds\n\nDry the seeds")
+    assert "[our tips](https://ex.org/tips)" in md
+    text = temex.extract(_ARTICLE, format="text")
+    assert text.splitlines()[0] == "Saving seeds" and "Copyright" not in text
+    assert "<h1>Saving seeds</h1>" in temex.extract(_ARTICLE, format="html")
+    rep = json.loads(temex.extract(_ARTICLE, url="https://ex.org/s", format="json"))
+    assert rep["metadata"]["authors"] == ["Ann"] and rep["text"] == text
+    fm = temex.extract(_ARTICLE, url="https://ex.org/s", front_matter=True)
+    assert fm.startswith('---\nurl: "https://ex.org/s"\ntitle: "Seeds"\n')
+    assert temex.extract("<p>") == ""
+    with pytest.raises(temex.ParseError):
+        temex.extract(b"")
+    with pytest.raises(temex.ParameterError):
+        temex.extract(_ARTICLE, format="pdf")
+
+
+def _site_page(k: int) -> str:
+    words = ["tomato", "basil", "carrot", "onion", "pepper", "lettuce"]
+    story = " ".join(f"The {words[k]} bed, row {words[(k + j) % 6]}, grew well after the {words[j % 6]}"
+                     f" rain this week." for j in range(12))
+    shared = ("Our shop sells seeds, tools and compost for every garden, delivered "
+              "to your door within three days of your order, all year round.")
+    return (f"<html><head><title>Story {k}</title></head><body><div class='main'>"
+            f"<h2>Story {k}</h2><p>{story}</p><p>{shared}</p></div></body></html>")
+
+
+def test_extract_site_uses_other_pages() -> None:
+    key, others = _site_page(0), [_site_page(k) for k in range(1, 6)]
+    assert "Our shop sells seeds" in temex.extract(key, format="text")
+    site = temex.extract_site(key, others, format="text")
+    assert "The tomato bed" in site and "Our shop sells seeds" not in site
+    rep = json.loads(temex.extract_site(key, [o.encode() for o in others], format="json"))
+    assert rep["scorer"] == "site" and rep["text"] == site
+
+
+def test_readme_sample_is_current() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    html = readme.split("```html\n", 1)[1].split("\n```", 1)[0]
+    md = readme.split("````markdown\n", 1)[1].split("\n````", 1)[0]
+    assert temex.extract(html, url="https://greenleaf.example/blog/saving-seeds/",
+                         front_matter=True) == md

@@ -27,7 +27,7 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .api import extract_files
+    from .api import extract, extract_files, extract_site
     from .content.render import render
     from .crawler import crawl
     from .page.dom import Document, parse
@@ -52,7 +52,9 @@ _LAZY = {
     "VoteDetector": ".template.detectors",
     "etdm": ".template.mapping",
     "explore": ".site.explore",
+    "extract": ".api",
     "extract_files": ".api",
+    "extract_site": ".api",
     "get_detector": ".template.detectors",
     "get_equality": ".template.equality",
     "parse": ".page.dom",
@@ -75,7 +77,9 @@ __all__ = [
     "crawl",
     "etdm",
     "explore",
+    "extract",
     "extract_files",
+    "extract_site",
     "get_detector",
     "get_equality",
     "parse",

@@ -1,24 +1,103 @@
-"""One-call extraction from local files, used by the CLI, the web app and users.
+"""One-call extraction, used by the CLI, the web app and users.
 
-``extract_files`` loads a key page and candidate pages (given explicitly or
+``extract`` (one page) and ``extract_site`` (one page with other pages of its
+site as evidence) return a page's main content as text, Markdown, HTML or a
+JSON report in one call. ``extract_files`` loads a key page and candidate pages (given explicitly or
 chosen from a folder by :mod:`temex.site.pool`), fits a detector and returns the
 :class:`~temex.template.model.TemplateModel` with loads, timings and per-page errors.
 """
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .errors import PageError, PageLoadError, ParseError
+from .content.extract import Content, ContentParams, extract_content
+from .errors import PageError, PageLoadError, ParameterError, ParseError
 from .page.dom import Document, parse
 from .page.files import read_page, real_path
 from .site.pool import choose_pages, load_candidate
 from .template.detectors import DEFAULT_N_PAGES, ExtractOptions, get_detector
 from .template.model import TemplateModel
+from .template.site_index import SiteIndex
 
-__all__ = ["DEFAULT_N_PAGES", "ExtractOptions", "extract_files", "fit_pages", "load_key_file"]
+__all__ = ["DEFAULT_N_PAGES", "EXTRACT_FORMATS", "ExtractOptions", "extract", "extract_files",
+           "extract_site", "fit_pages", "load_key_file"]
+
+#: The formats of :func:`extract` and :func:`extract_site`.
+EXTRACT_FORMATS = ("text", "markdown", "html", "json")
+
+
+def _output(content: Content, fmt: str, front_matter: bool) -> str:
+    if fmt == "text":
+        return content.text()
+    if fmt == "markdown":
+        return content.markdown(front_matter=front_matter)
+    if fmt == "html":
+        return content.html()
+    return json.dumps(content.report(), indent=2, ensure_ascii=False)
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in EXTRACT_FORMATS:
+        raise ParameterError("format", f"one of {', '.join(EXTRACT_FORMATS)}", fmt)
+
+
+def extract(html: bytes | str, url: str | None = None, format: str = "markdown", *,
+            front_matter: bool = False, params: ContentParams | None = None) -> str:
+    """Main content of one page, with no site behind it.
+
+    Parameters
+    ----------
+    html : bytes or str
+        The page (bytes are decoded from the BOM, the declared charset or
+        UTF-8/windows-1252).
+    url : str, optional
+        Where the page came from: relative links and images of the Markdown
+        are resolved against it (or the page's ``<base>``).
+    format : {"text", "markdown", "html", "json"}
+        ``text``: one block per line; ``markdown``; ``html``: the kept
+        blocks' HTML; ``json``: the report with the page's metadata.
+    front_matter : bool
+        Markdown only: the page's metadata as YAML front matter.
+    params : ContentParams, optional
+        Weights of the content extraction (defaults: the shipped ones).
+
+    Raises ParameterError for an unknown format and ParseError for input
+    that is no HTML (empty, binary); a page without visible text gives an
+    empty output (``json``: ``"empty": true`` and the reason).
+    """
+    _check_format(format)
+    doc = parse(html, url=url or "")
+    return _output(extract_content(doc, params=params or ContentParams()), format, front_matter)
+
+
+def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | None = None,
+                 format: str = "markdown", *, front_matter: bool = False,
+                 params: ContentParams | None = None) -> str:
+    """Main content of one page with other pages of the same site as evidence.
+
+    ``pages`` are the other pages' HTML (bytes or str); text blocks that
+    repeat across them (menus, footers, teasers) are boilerplate
+    (:class:`temex.template.site_index.SiteIndex`), on top of the page-level
+    scorer. Other arguments as :func:`extract`. Other pages that cannot be
+    parsed or have no body are skipped.
+    """
+    _check_format(format)
+    doc = parse(html, url=url or "")
+    others: list[Document] = []
+    for p in pages:
+        try:
+            other = parse(p)
+        except ParseError:
+            continue
+        if other.body >= 0:
+            others.append(other)
+    index = SiteIndex([doc, *others])
+    return _output(extract_content(doc, index, params=params or ContentParams()), format,
+                   front_matter)
 
 def load_key_file(path: str | Path) -> Document:
     """Read and parse the key page; raises PageLoadError / ParseError with a

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from ..content.extract import extract_content
+from ..content.metadata import page_metadata
 from ..errors import ParseError
 from ..page.dom import Document, parse
 from ..page.files import unusable
@@ -266,7 +267,7 @@ def run_site(task: SiteTask) -> dict[str, Any]:
                                params={}).counts()
         row: dict[str, Any] = {"url": e.url, "source": e.source, "site": task.site,
                                "template": f"{task.site}#c{c}" if st is not None else None,
-                               "content": text}
+                               "content": text, "metadata": page_metadata(doc)}
         if opt.markdown:
             row["markdown"] = main.markdown()
         row["stats"] = {"nodes": counts["body_nodes"], "template_nodes": counts["template_nodes"],

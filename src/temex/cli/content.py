@@ -44,6 +44,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("-f", "--format", choices=sorted(_EXT), default="content",
                    type=lambda v: _ALIASES.get(v, v),
                    help="output format (default: content, one block per line)")
+    p.add_argument("--front-matter", action="store_true",
+                   help="with -f markdown: the page's metadata (title, authors, date, site "
+                        "name, language, canonical URL, description) first as YAML front matter")
     p.add_argument("--etdm", type=int, default=0, metavar="K",
                    help="also fit the ETDM template of each page against its K most "
                         "similar pages (slower; default 0: repeated-text evidence only)")
@@ -52,9 +55,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _render(c: Content, fmt: str) -> str:
+def _render(c: Content, fmt: str, front_matter: bool = False) -> str:
     if fmt == "markdown":
-        return c.markdown()
+        return c.markdown(front_matter=front_matter)
     if fmt == "html":
         return c.html()
     if fmt == "json":
@@ -62,7 +65,7 @@ def _render(c: Content, fmt: str) -> str:
     return c.text()
 
 
-def _stdin_page(fmt: str) -> int:
+def _stdin_page(fmt: str, front_matter: bool = False) -> int:
     from ..content.extract import extract_content
     from ..page.dom import parse
     from ..template.site_index import SiteIndex
@@ -71,7 +74,7 @@ def _stdin_page(fmt: str) -> int:
     if doc.body < 0:
         say("the page from stdin has no body", "content")
         return EXIT_FAILED
-    text = _render(extract_content(doc, SiteIndex([doc])), fmt)
+    text = _render(extract_content(doc, SiteIndex([doc])), fmt, front_matter)
     sys.stdout.write(text + ("\n" if text else ""))
     return EXIT_OK
 
@@ -82,7 +85,7 @@ def run_content(args: argparse.Namespace) -> int:
         from .common import UsageError
         raise UsageError(f"--etdm {args.etdm}: give 0 (off) or a positive number of pages")
     if is_stdio(args.dir):
-        return _stdin_page(args.format)
+        return _stdin_page(args.format, args.front_matter)
     src = Path(args.dir)
     to_stdout = not args.output or is_stdio(args.output)
     if not src.is_dir():
@@ -115,7 +118,7 @@ def run_content(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {"folder": str(src), "timings": res.timings, "pages": {}}
     several = len(res.contents) > 1
     for name, c in res.contents.items():
-        text = _render(c, args.format)
+        text = _render(c, args.format, args.front_matter)
         body = text + ("\n" if text else "")
         if out is None:
             if several:

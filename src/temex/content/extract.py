@@ -75,7 +75,9 @@ from ..page.dom import Document
 from ..template.model import TemplateModel
 from ..template.saved import SavedTemplate, text_mask
 from ..template.site_index import SiteIndex
-from .text import text_lines
+from .metadata import front_matter as metadata_front_matter
+from .metadata import page_metadata
+from .text import markdown_text, text_lines
 
 __all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
            "rule_signals",
@@ -164,12 +166,23 @@ class Content:
         """One block per line (the format of the gold files)."""
         return "\n".join(self.lines())
 
-    def markdown(self) -> str:
-        """Kept text as Markdown (headings, lists, quotes, links, code)."""
+    def markdown(self, front_matter: bool = False) -> str:
+        """Kept text as Markdown (headings, lists, tables, code, quotes,
+        links and images absolute); with ``front_matter``, the page's
+        metadata first as YAML front matter (:mod:`temex.content.metadata`)."""
+        head = ""
+        if front_matter and self.doc is not None:
+            head = metadata_front_matter(self.metadata(), self.doc.url)
         if self.doc is None or self.blocks is None or not self.chosen:
-            return ""
+            return head
 
-        return "\n\n".join(text_lines(self.doc, self.keep_mask(), markdown=True))
+        return head + markdown_text(self.doc, self.keep_mask())
+
+    def metadata(self) -> dict[str, Any]:
+        """The page's metadata (:func:`temex.content.metadata.page_metadata`)."""
+        if self.doc is None:
+            return {}
+        return page_metadata(self.doc)
 
     def html(self) -> str:
         """HTML of the kept blocks' elements, one per line (a block element
@@ -191,7 +204,7 @@ class Content:
                 "reason": self.reason, "blocks": len(self.blocks) if self.blocks else 0,
                 "kept_blocks": len(self.chosen),
                 "region": d.path(self.region) if d is not None and self.region >= 0 else None,
-                "text": self.text(), **self.stats}
+                "metadata": self.metadata(), "text": self.text(), **self.stats}
 
 
 def _negative_name(doc: Document, i: int) -> bool:

@@ -35,7 +35,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 from ..page.dom import IGNORED_TAGS, Document, children_reversed
 from ..template.model import TemplateModel
 from .formats import FORMATS
-from .text import text_lines
+from .text import markdown_text, text_lines
 
 __all__ = [
     "FORMATS",
@@ -155,7 +155,7 @@ def content_text(model: TemplateModel) -> str:
 
 def content_markdown(model: TemplateModel) -> str:
     """The non-template part as Markdown."""
-    return "\n\n".join(text_lines(model.key, [not t for t in model.template], markdown=True))
+    return markdown_text(model.key, [not t for t in model.template])
 
 
 def report(model: TemplateModel, *, include_paths: bool = True) -> dict[str, Any]:
@@ -220,6 +220,7 @@ def render(model: TemplateModel, fmt: str) -> str:
 
         out = report(model)
         main = main_content.extract_content(model.key, None, model.template)
+        out["metadata"] = main.metadata()
         out["content"] = {"text": main.text(), "empty": not main.chosen,
                           "reason": main.reason or None}
         return json.dumps(out, indent=2, ensure_ascii=False) + "\n"

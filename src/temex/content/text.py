@@ -4,19 +4,34 @@ Shared by the content outputs (:mod:`.render`, :mod:`.extract`): the page's
 elements are walked once in document order (enter/exit events on an explicit
 stack, no recursion); a block element (:data:`temex.page.blocks.BLOCK_TAGS`)
 starts a new line.
+
+:func:`markdown_text` writes the same text as Markdown that keeps the structure
+(CommonMark with GFM tables): headings (whatever inline elements wrap their
+text), paragraphs, ordered (``start`` honoured) and nested lists, data tables
+(a table without block elements in its cells and with two columns somewhere;
+layout tables stay paragraphs), fenced code blocks (language from
+``class="language-x"``/``lang-x`` on ``pre`` or its ``code``), inline code,
+emphasis, links and images made absolute against the page URL or its
+``<base>`` (``javascript:`` links dropped, their text kept; images without
+alt text, ``role=presentation`` or ``aria-hidden`` dropped), block quotes.
+Markdown special characters in text are backslash-escaped. The words are the
+words of the text output (the round-trip test checks it on shared pages).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborNode
 
 from ..page.blocks import BLOCK_TAGS
 from ..page.dom import IGNORED_TAGS, Document, children_reversed
+from .metadata import base_url
 
-__all__ = ["events", "text_lines"]
+__all__ = ["events", "markdown_text", "text_lines"]
 
 
 
@@ -50,35 +65,39 @@ def events(doc: Document, skip: list[bool] | None = None
         stack.extend((k, False) for k in children_reversed(node))
 
 
-def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
-    """Text of the elements with ``keep[i]`` (their own text nodes), in
-    document order, one line per block element (paragraph, heading, list
-    item, cell, line break ...); with ``markdown``, headings, list items,
-    quotes, links, images with alt text and preformatted code are marked up.
-    Text that sits directly in a container between its block children gets
-    lines of its own at its place. O(n) over the parse tree."""
-    template = [not k for k in keep]
+def _bare(doc: Document, keep: list[bool]) -> list[bool]:
     # Subtrees without kept text are not walked (most of a page, for the
     # narrowed main content).
     bare = [not k for k in keep]
     for i in range(len(doc) - 1, 0, -1):
         if not bare[i]:
             bare[doc.parent[i]] = False
+    return bare
+
+
+def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
+    """Text of the elements with ``keep[i]`` (their own text nodes), in
+    document order, one line per block element (paragraph, heading, list
+    item, cell, line break ...). With ``markdown``, the one Markdown text of
+    :func:`markdown_text` as a single item (empty list when empty).
+    Text that sits directly in a container between its block children gets
+    lines of its own at its place. O(n) over the parse tree."""
+    if markdown:
+        md = markdown_text(doc, keep)
+        return [md] if md else []
+    template = [not k for k in keep]
+    bare = _bare(doc, keep)
     blocks: list[str] = []
     cur: list[str] = []
-    prefix = ""
-    link_stack: list[tuple[int, int]] = []  # (element, position in cur)
     pre_depth = 0
 
     def flush() -> None:
-        nonlocal prefix
         text = "".join(cur)
         if not pre_depth:
             text = " ".join(text.split())  # whitespace runs collapsed, ends stripped
         if text.strip():
-            blocks.append(prefix + text if markdown else text)
+            blocks.append(text)
         cur.clear()
-        prefix = ""
 
     for kind, i, value in events(doc, bare):
         tag = doc.tag[i]
@@ -89,29 +108,10 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
         if kind == "enter":
             if tag in BLOCK_TAGS:
                 flush()
-                if markdown and not template[i]:
-                    prefix = _md_prefix(doc, i)
             if tag == "pre":
                 pre_depth += 1
-                if markdown and not template[i]:
-                    cur.append("```\n")
-            if markdown and tag == "a" and not template[i]:
-                link_stack.append((i, len(cur)))
-                cur.append("[")
-            if tag == "img" and not template[i]:
-                alt = dict(doc.attrs[i]).get("alt", "").strip()
-                if alt and markdown:
-                    cur.append(f"![{alt}]({dict(doc.attrs[i]).get('src', '')})")
         else:
-            if markdown and link_stack and link_stack[-1][0] == i:
-                _, start = link_stack.pop()
-                href = dict(doc.attrs[i]).get("href", "")
-                inner = "".join(cur[start + 1:]).strip()
-                del cur[start:]
-                cur.append(f"[{inner}]({href})" if inner and href else inner)
             if tag == "pre":
-                if markdown and not template[i]:
-                    cur.append("\n```")
                 flush()
                 pre_depth -= 1
             elif tag in BLOCK_TAGS:
@@ -120,15 +120,356 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
     return blocks
 
 
-def _md_prefix(doc: Document, i: int) -> str:
-    tag = doc.tag[i]
-    if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-        return "#" * int(tag[1]) + " "
-    if tag == "li":
-        p = doc.parent[i]
-        if p >= 0 and doc.tag[p] == "ol":
-            return f"{doc.position[i] + 1}. "
-        return "- "
-    if tag == "blockquote":
-        return "> "
+_EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
+_CODE = frozenset({"code", "kbd", "samp", "tt"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: Elements that make a table a layout table (its cells are paragraphs).
+_LAYOUT = frozenset({"p", "div", "ul", "ol", "dl", "table", "blockquote", "pre", "section",
+                     "article", "form", "header", "footer", "nav", "aside", "main"}) | _HEADINGS
+_TABLE_PARTS = frozenset({"tbody", "thead", "tfoot", "tr", "td", "th"})
+_ESCAPE = re.compile(r"([\\`*_\[\]<])")
+_ESCAPE_TABLE = re.compile(r"([\\`*_\[\]<|])")
+_LINE_START = re.compile(r"^(\s*)(?:([#>+=~-])|(\d{1,9})([.)]))(?=\s|$)")
+_LANG = re.compile(r"^(?:language|lang)-([\w#+.-]+)$")
+_BACKTICKS = re.compile(r"`+")
+_URL_DROP = re.compile(r"[\t\n\r]")
+
+
+def _url(base: str, href: str) -> str:
+    """``href`` made absolute against ``base`` (when ``base`` is absolute),
+    with the characters that would end a Markdown link destination encoded."""
+    href = _URL_DROP.sub("", href.strip())  # as browsers do
+    if base and "://" in base:
+        try:
+            href = urljoin(base, href)
+        except ValueError:
+            return ""
+    return href.replace(" ", "%20").replace("(", "%28").replace(")", "%29").replace("<", "%3C")
+
+
+def _code_lang(doc: Document, i: int) -> str:
+    """Language of a ``pre`` from ``language-x``/``lang-x`` on it or on a
+    ``code`` inside it."""
+    for j in range(i, i + doc.size[i]):
+        if j == i or doc.tag[j] == "code":
+            for c in doc.classes[j]:
+                m = _LANG.match(c)
+                if m:
+                    return m.group(1)
     return ""
+
+
+def _data_table(doc: Document, i: int) -> bool:
+    """A data table: no block element inside, two cells in some row."""
+    widest = 0
+    for j in range(i + 1, i + doc.size[i]):
+        t = doc.tag[j]
+        if t in _LAYOUT:
+            return False
+        if t == "tr":
+            widest = max(widest, sum(doc.tag[c] in ("td", "th") for c in doc.children[j]))
+    return widest >= 2
+
+
+def _wrap_code(inner: str) -> str:
+    runs = [len(m) for m in _BACKTICKS.findall(inner)]
+    fence = "`" * (max(runs) + 1 if runs else 1)
+    pad = " " if inner.startswith("`") or inner.endswith("`") else ""
+    return f"{fence}{pad}{inner}{pad}{fence}"
+
+
+def _outside_ws(inner: str, mark_open: str, mark_close: str) -> str:
+    """``inner`` wrapped in marks, its leading and trailing whitespace kept outside."""
+    core = inner.strip()
+    if not core:
+        return inner
+    lead = inner[: len(inner) - len(inner.lstrip())]
+    trail = inner[len(inner.rstrip()):]
+    return f"{lead}{mark_open}{core}{mark_close}{trail}"
+
+
+class _Markdown:
+    """State of one Markdown walk (see :func:`markdown_text`)."""
+
+    def __init__(self, doc: Document, keep: list[bool]) -> None:
+        self.doc = doc
+        self.keep = keep
+        self.base = base_url(doc)
+        self.out: list[tuple[str, int, int, int]] = []  # text, list group, quote group, quote depth
+        self.cur: list[str] = []
+        self.started = False  # the current block has visible text
+        self.context: list[int] = []  # open block elements
+        self.lists: list[list[int]] = []  # [element, ordered, next number]
+        self.items: list[list[Any]] = []  # [marker, used, list element]
+        self.quotes: list[int] = []
+        self.inline: list[tuple[int, int]] = []  # (element, start in cur); start -1: broken
+        self.pre = -1  # the open pre element
+        self.inline_start = 0  # where the pre's text starts in cur
+        self.code = 0
+        self.heading = 0
+        self.table = -1  # the open data table
+        self.rows: list[list[str]] = []
+        self.cell = -1
+
+    # -- text ------------------------------------------------------------
+    def text(self, value: str) -> None:
+        if self.pre >= 0 or self.code:
+            self.cur.append(value)
+        else:
+            value = (_ESCAPE_TABLE if self.table >= 0 else _ESCAPE).sub(r"\\\1", value)
+            if not self.started:
+                value = _LINE_START.sub(self._escape_start, value, count=1)
+            self.cur.append(value)
+        if value.strip():
+            self.started = True
+
+    @staticmethod
+    def _escape_start(m: re.Match[str]) -> str:
+        if m.group(2):
+            return f"{m.group(1)}\\{m.group(2)}"
+        return f"{m.group(1)}{m.group(3)}\\{m.group(4)}"
+
+    def flush(self) -> None:
+        text = "".join(self.cur)
+        self.cur.clear()
+        self.started = False
+        for k, (el, _) in enumerate(self.inline):  # inline elements cut by a block: plain text
+            self.inline[k] = (el, -1)
+        text = " ".join(text.split())
+        if text:
+            self.emit(self._prefix() + text)
+
+    def _prefix(self) -> str:
+        doc = self.doc
+        for el in reversed(self.context):
+            t = doc.tag[el]
+            if t in _HEADINGS:
+                return "#" * int(t[1]) + " "
+            if t == "li":
+                break
+        if not self.items:
+            return ""
+        item = self.items[-1]
+        if item[1]:
+            return ""  # continuation: indented by emit
+        item[1] = True
+        return str(item[0])
+
+    def _indent(self, first: bool) -> str:
+        """Indent of the current block: the widths of the enclosing items'
+        markers (a first line of an item carries its own marker)."""
+        widths = [len(str(m)) for m, _, _ in self.items]
+        if first and widths:
+            widths.pop()
+        return " " * sum(widths)
+
+    def emit(self, block: str, first_line_marked: bool | None = None) -> None:
+        if first_line_marked is None:
+            first_line_marked = bool(self.items) and block.startswith(str(self.items[-1][0]))
+        lines = block.split("\n")
+        ind_first = self._indent(first_line_marked)
+        ind_rest = self._indent(False)
+        lines = [ind_first + lines[0]] + [ind_rest + ln if ln else ln for ln in lines[1:]]
+        if self.quotes:
+            q = ">" * len(self.quotes)
+            lines = [f"{q} {ln}" if ln else q for ln in lines]
+        group = self.lists[0][0] if self.lists else -1
+        qgroup = self.quotes[0] if self.quotes else -1
+        self.out.append(("\n".join(lines), group, qgroup, len(self.quotes)))
+
+    # -- elements --------------------------------------------------------
+    def enter(self, i: int) -> None:
+        doc, tag = self.doc, self.doc.tag[i]
+        if self.pre >= 0:
+            if tag == "br":
+                self.cur.append("\n")
+            return
+        if self.table >= 0 and tag in _TABLE_PARTS:
+            if tag == "tr":
+                self.rows.append([])
+            elif tag in ("td", "th"):
+                self.cell = len(self.cur)
+            return
+        if self.table >= 0 and tag in BLOCK_TAGS and tag != "table":
+            self.cur.append(" ")  # a line break or block inside a cell: the cell goes on
+            return
+        if self.heading and tag == "br":
+            self.cur.append(" ")
+            return
+        if tag in BLOCK_TAGS:
+            self.flush()
+            self.context.append(i)
+        if tag in _HEADINGS:
+            self.heading += 1
+        elif tag in ("ul", "ol"):
+            start = 1
+            if tag == "ol":
+                try:
+                    start = int(dict(doc.attrs[i]).get("start", "1"))
+                except ValueError:
+                    start = 1
+            self.lists.append([i, tag == "ol", max(0, min(start, 10**9 - 1))])
+        elif tag == "li":
+            if self.lists and self.lists[-1][1]:
+                marker = f"{self.lists[-1][2]}. "
+                self.lists[-1][2] += 1
+            else:
+                marker = "- "
+            self.items.append([marker, False, i])
+        elif tag == "blockquote":
+            self.quotes.append(i)
+        elif tag == "pre":
+            self.pre = i
+            self.inline_start = len(self.cur)
+        elif tag == "table" and self.table < 0 and _data_table(doc, i):
+            self.table = i
+            self.rows = []
+        elif tag in _CODE:
+            self.code += 1
+            self.inline.append((i, len(self.cur)))
+        elif tag in _EMPHASIS or tag == "a":
+            self.inline.append((i, len(self.cur)))
+        elif tag == "img" and not self.code and (self.keep[i] or self.keep[doc.parent[i]]):
+            # an image has no text of its own: it goes with its parent's block
+            self._image(i)
+
+    def _image(self, i: int) -> None:
+        a = dict(self.doc.attrs[i])
+        alt = " ".join(a.get("alt", "").split())
+        if (not alt or a.get("role", "").lower() in ("presentation", "none")
+                or a.get("aria-hidden", "").lower() == "true"):
+            return
+        src = a.get("src", "").strip()
+        if not src or src.startswith("data:"):
+            src = a.get("data-src", "").strip()
+        if not src or src.startswith("data:"):
+            return
+        alt = re.sub(r"([\\\[\]])", r"\\\1", alt)
+        self.cur.append(f"![{alt}]({_url(self.base, src)})")
+        self.started = True
+
+    def exit(self, i: int) -> None:
+        tag = self.doc.tag[i]
+        if self.pre >= 0:
+            if i == self.pre:
+                self._code_block(i)
+            elif tag in BLOCK_TAGS and tag != "br" and self.cur and not self.cur[-1].endswith("\n"):
+                self.cur.append("\n")
+            return
+        if self.table >= 0:
+            if tag in ("td", "th") and self.cell >= 0:
+                cell = " ".join("".join(self.cur[self.cell:]).split())
+                del self.cur[self.cell:]
+                self.cell = -1
+                if self.rows:
+                    self.rows[-1].append(cell)
+                return
+            if tag in BLOCK_TAGS and i != self.table:
+                return
+            if i == self.table:
+                self._table()
+                return
+        if self.heading and tag == "br":
+            return
+        if self.inline and self.inline[-1][0] == i:
+            self._close_inline(i)
+        if tag in BLOCK_TAGS:
+            self.flush()
+            if self.context and self.context[-1] == i:
+                self.context.pop()
+        if tag in _HEADINGS:
+            self.heading -= 1
+        elif tag in ("ul", "ol") and self.lists and self.lists[-1][0] == i:
+            self.lists.pop()
+        elif tag == "li" and self.items and self.items[-1][2] == i:
+            self.items.pop()
+        elif tag == "blockquote" and self.quotes and self.quotes[-1] == i:
+            self.quotes.pop()
+
+    def _close_inline(self, i: int) -> None:
+        _, start = self.inline.pop()
+        tag = self.doc.tag[i]
+        if tag in _CODE:
+            self.code -= 1
+        if start < 0:
+            return
+        inner = "".join(self.cur[start:])
+        del self.cur[start:]
+        if tag in _CODE:
+            core = " ".join(inner.split())
+            out = _outside_ws(inner, "", "").replace(inner.strip(), _wrap_code(core)) if core else inner
+        elif tag == "a" and not self.code:  # markup in a code span is literal
+            href = dict(self.doc.attrs[i]).get("href", "").strip()
+            if href and not href.lower().startswith(("javascript:", "vbscript:", "data:")):
+                url = _url(self.base, href)
+                out = _outside_ws(inner, "[", f"]({url})") if url else inner
+            else:
+                out = inner
+        elif self.heading or self.code:
+            out = inner
+        else:
+            mark = _EMPHASIS[tag]
+            # emphasis around a link or code, or around text with an escaped
+            # mark at its ends, stays valid CommonMark
+            out = _outside_ws(inner, mark, mark)
+        self.cur.append(out)
+
+    def _code_block(self, i: int) -> None:
+        code = "".join(self.cur[self.inline_start:]).strip("\n")
+        del self.cur[self.inline_start:]
+        self.pre = -1
+        self.flush()
+        if self.context and self.context[-1] == i:
+            self.context.pop()
+        if not code.strip():
+            return
+        runs = [len(m) for m in re.findall(r"`{3,}", code)]
+        fence = "`" * max(3, max(runs) + 1 if runs else 3)
+        self.emit(f"{self._prefix()}{fence}{_code_lang(self.doc, i)}\n{code}\n{fence}")
+
+    def _table(self) -> None:
+        rows = [r for r in self.rows if any(r)]
+        table, self.table, self.rows = self.table, -1, []
+        self.flush()  # text of the table outside its cells
+        if self.context and self.context[-1] == table:
+            self.context.pop()
+        if not rows:
+            return
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width]
+        lines.extend("| " + " | ".join(r) + " |" for r in rows[1:])
+        self.emit(self._prefix() + "\n".join(lines))
+
+    def result(self) -> str:
+        parts: list[str] = []
+        prev: tuple[str, int, int, int] | None = None
+        for block in self.out:
+            if prev is not None:
+                if block[1] >= 0 and block[1] == prev[1]:
+                    parts.append("\n")
+                elif block[2] >= 0 and block[2] == prev[2]:
+                    parts.append("\n" + ">" * min(block[3], prev[3]) + "\n")
+                else:
+                    parts.append("\n\n")
+            parts.append(block[0])
+            prev = block
+        return "".join(parts)
+
+
+def markdown_text(doc: Document, keep: list[bool]) -> str:
+    """The text of the elements with ``keep[i]`` as Markdown (see the module
+    docstring); links and images resolved against the page's ``<base>`` or
+    URL. The same words as :func:`text_lines` without ``markdown``. O(n)."""
+    md = _Markdown(doc, keep)
+    template = [not k for k in keep]
+    for kind, i, value in events(doc, _bare(doc, keep)):
+        if kind == "text":
+            if not template[i]:
+                md.text(value)
+        elif kind == "enter":
+            md.enter(i)
+        else:
+            md.exit(i)
+    md.flush()
+    return md.result()

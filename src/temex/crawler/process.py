@@ -40,6 +40,7 @@ from typing import Any
 
 from ..batch.grouping import cluster
 from ..content.extract import Content, extract_content, main_content
+from ..content.metadata import page_metadata
 from ..errors import ParameterError, ParseError
 from ..page.dom import Document, parse
 from ..page.files import unusable
@@ -88,40 +89,39 @@ class PageResult:
         return d
 
 
-_META_NAMES = {"description": "description", "og:description": "description",
-               "author": "author", "article:author": "author", "keywords": "keywords",
-               "article:published_time": "published", "date": "published",
-               "dc.date": "published", "article:modified_time": "modified",
-               "og:site_name": "site_name", "og:type": "type", "og:title": "og_title"}
+_META_NAMES = {"keywords": "keywords", "article:modified_time": "modified", "og:type": "type"}
+# page_metadata field -> crawl index key
+_FROM_METADATA = {"description": "description", "date": "published", "site_name": "site_name",
+                  "language": "lang"}
 
 
 def page_meta(doc: Document) -> tuple[str, dict[str, str]]:
-    """Title (``<title>``, else ``og:title``) and metadata fields (description,
-    author, keywords, published, modified, site_name, type, lang, canonical)."""
-    title, meta = "", {}
-    lang = dict(doc.attrs[0]).get("lang", "") if len(doc) else ""
-    if lang:
-        meta["lang"] = lang.strip()
+    """Title and metadata fields (description, author, keywords, published,
+    modified, site_name, type, lang, canonical) of the crawl index: the fields
+    of :func:`temex.content.metadata.page_metadata` (``<meta>``, Open Graph,
+    JSON-LD, byline; authors joined by ``; ``) plus keywords, modified and
+    type."""
+    md = page_metadata(doc)
+    meta: dict[str, str] = {}
+    for src, key in _FROM_METADATA.items():
+        if md.get(src):
+            meta[key] = str(md[src])[:1000]
+    if md["authors"]:
+        meta["author"] = "; ".join(md["authors"])[:1000]
+    if md.get("canonical"):
+        c = canonical(md["canonical"], doc.url)
+        if c:
+            meta["canonical"] = c
     end = doc.body if doc.body >= 0 else len(doc)
     for i in range(end):
-        t = doc.tag[i]
-        if t == "title" and not title:
-            title = doc.subtree_text(i).strip()
-        elif t == "meta":
+        if doc.tag[i] == "meta":
             a = dict(doc.attrs[i])
             name = (a.get("name") or a.get("property") or "").strip().lower()
             field_ = _META_NAMES.get(name)
             content = a.get("content", "").strip()
             if field_ and content and field_ not in meta:
                 meta[field_] = content[:1000]
-        elif t == "link":
-            a = dict(doc.attrs[i])
-            if "canonical" in a.get("rel", "").lower().split() and a.get("href"):
-                c = canonical(a["href"], doc.url)
-                if c:
-                    meta.setdefault("canonical", c)
-    og = meta.pop("og_title", "")
-    return (title or og)[:1000], meta
+    return (md["title"] or "")[:1000], meta
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
