@@ -10,6 +10,7 @@ without a second checkout of the whole tree (docs/BENCHMARKS.md):
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import sys
 import time
@@ -25,8 +26,12 @@ from temex.page import dom
 
 
 def main() -> int:
-    other = sys.argv[1]
-    data = Path(sys.argv[2]) if len(sys.argv) > 2 else default_data_dir()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("other", help="another tree's src/temex/page/dom.py")
+    ap.add_argument("data", nargs="?", type=Path, help="the shared data (default: as the CLI)")
+    args = ap.parse_args()
+    other = args.other
+    data = args.data or default_data_dir()
     # loaded as a module of the package, so its relative imports resolve here
     spec = importlib.util.spec_from_file_location("temex.page._dom_other", other)
     assert spec is not None and spec.loader is not None

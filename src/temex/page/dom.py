@@ -31,7 +31,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from ..errors import ParseError
 
 __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ELEMENTS", "IGNORED_TAGS", "MAX_DEPTH", "Document",
-           "cap_depth", "children_reversed", "counted_bound", "decode_html", "parse"]
+           "build_document", "cap_depth", "children_reversed", "counted_bound", "decode_html",
+           "lexbor_parse", "parse"]
 
 #: Elements whose text is code or invisible; their text is not page text and
 #: evaluation ignores them (../shared/data/README.md: "scripts and styles ignored").
@@ -515,6 +516,50 @@ def counted_bound(text: str) -> int:
     return sum([c for name, c in counts.items() if name.lower() not in _NOT_COUNTED])
 
 
+def lexbor_parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES, max_elements: int = DEFAULT_MAX_ELEMENTS,
+                 max_depth: int = MAX_DEPTH) -> tuple[LexborHTMLParser, str]:
+    """The first half of :func:`parse` (checks, decoding, caps, the Lexbor
+    parse): the parser and the encoding. :func:`build_document` makes the
+    Document; ``site/pool.py`` ranks candidates on the Lexbor tree and builds
+    only the chosen ones. Parameters and errors as :func:`parse`."""
+    size = len(html)
+    if size > max_bytes:
+        raise ParseError(f"{url or 'page'}: {size} bytes is over the limit of {max_bytes}")
+    if isinstance(html, bytes):
+        if _looks_binary(html):
+            raise ParseError(f"{url or 'page'}: binary data, not HTML")
+        text, encoding = decode_html(html, declared_encoding)
+    else:
+        text, encoding = html, "utf-8"
+    if not text.strip():
+        raise ParseError(f"{url or 'page'}: empty document")
+    # Fewer start tags than the cap (every "<" not opening an end tag could
+    # be one) cannot nest deeper nor pass the element cap; nor can fewer
+    # counted start tags than the cap (counted_bound): most pages skip the scan.
+    if _needs_scan(text, max_depth, max_elements):
+        text, starts = cap_depth(text, max_depth, max_starts=max_elements)
+        if starts > max_elements:
+            raise ParseError(f"{url or 'page'}: more than {max_elements} elements "
+                             "(the limit of one page)")
+    parser = LexborHTMLParser(text)
+    if parser.root is None:
+        raise ParseError(f"{url or 'page'}: no document element")
+    return parser, encoding
+
+
+def build_document(parser: LexborHTMLParser, url: str = "", encoding: str = "utf-8",
+                   max_elements: int = DEFAULT_MAX_ELEMENTS) -> Document:
+    """The :class:`Document` of a Lexbor tree made by :func:`lexbor_parse`
+    (:func:`parse` is the two in one). Raises ParseError past ``max_elements``."""
+    root = parser.root
+    if root is None:
+        raise ParseError(f"{url or 'page'}: no document element")
+    doc = Document(url=url, encoding=encoding, parser=parser)
+    _flatten(doc, root, max_elements)
+    return doc
+
+
 def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = None,
           max_bytes: int = DEFAULT_MAX_BYTES,
           max_elements: int = DEFAULT_MAX_ELEMENTS, max_depth: int = MAX_DEPTH) -> Document:
@@ -544,32 +589,10 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
         When the input is too large, has too many elements, is empty, or
         looks binary.
     """
-    size = len(html)
-    if size > max_bytes:
-        raise ParseError(f"{url or 'page'}: {size} bytes is over the limit of {max_bytes}")
-    if isinstance(html, bytes):
-        if _looks_binary(html):
-            raise ParseError(f"{url or 'page'}: binary data, not HTML")
-        text, encoding = decode_html(html, declared_encoding)
-    else:
-        text, encoding = html, "utf-8"
-    if not text.strip():
-        raise ParseError(f"{url or 'page'}: empty document")
-    # Fewer start tags than the cap (every "<" not opening an end tag could
-    # be one) cannot nest deeper nor pass the element cap; nor can fewer
-    # counted start tags than the cap (counted_bound): most pages skip the scan.
-    if _needs_scan(text, max_depth, max_elements):
-        text, starts = cap_depth(text, max_depth, max_starts=max_elements)
-        if starts > max_elements:
-            raise ParseError(f"{url or 'page'}: more than {max_elements} elements "
-                             "(the limit of one page)")
-    parser = LexborHTMLParser(text)
-    root = parser.root
-    if root is None:
-        raise ParseError(f"{url or 'page'}: no document element")
-    doc = Document(url=url, encoding=encoding, parser=parser)
-    _flatten(doc, root, max_elements)
-    return doc
+    parser, encoding = lexbor_parse(html, url, declared_encoding=declared_encoding,
+                                    max_bytes=max_bytes, max_elements=max_elements,
+                                    max_depth=max_depth)
+    return build_document(parser, url, encoding, max_elements)
 
 
 def _needs_scan(text: str, max_depth: int, max_elements: int) -> bool:
