@@ -164,3 +164,68 @@ def test_cli_candidates_prints_pages(capsys: pytest.CaptureFixture[str]) -> None
         rc = _cli(["candidates", base + site.key_pages[0], "-n", "2", "--progress"])
     out, err = capsys.readouterr()
     assert rc == 0 and "loads: 3" in out and "<->" in out and "[1/" in err
+
+
+# -- offline choice without wasted builds (issue 11 goal 2) ------------------
+
+_ODD_PAGES = [
+    "<html><head><meta http-equiv='Refresh' content='0;url=/'></head><body>x</body></html>",
+    "<html><head><META HTTP-EQUIV=refresh></head><body><p>a</p><p>b</p></body></html>",
+    "<rss><channel><item>x</item></channel></rss>", "<html><body></body></html>",
+    "<body><div id=' a7 ' class='x1 y x1'>one <b>two</b> three<script>no</script>"
+    "<svg><body class=q>in svg</body></svg></div><noscript><p>hid den</p></noscript>"
+    "<template><i>t</i></template> four five six seven</body>",
+    "<frameset><frame src=a></frameset>", "plain text only, no tags at all",
+]
+
+
+def test_survey_matches_the_built_document() -> None:
+    """The Lexbor-only survey that ranks candidates gives the vocabulary,
+    shingles and unusable reason of the built Document: every shared page
+    (``../shared/data``) and odd markup."""
+    from conftest import DATA
+
+    from temex.errors import ParseError
+    from temex.page.dom import build_document, lexbor_parse
+    from temex.page.files import unusable
+    from temex.site.duplicates import shingles, word_shingles
+    from temex.site.pool import _survey, vocabulary
+
+    pages: list[bytes | str] = list(_ODD_PAGES)
+    if DATA is not None:
+        pages += [p.read_bytes() for p in sorted(DATA.rglob("*.htm*")) if p.is_file()]
+    checked = 0
+    for html in pages:
+        try:
+            parser, enc = lexbor_parse(html)
+        except ParseError:
+            continue
+        vocab, words, reason = _survey(parser, "")
+        doc = build_document(parser, "", enc)
+        assert vocab == vocabulary(doc)
+        assert word_shingles(words) == shingles(doc)
+        assert reason == unusable(doc)
+        checked += 1
+    assert checked >= len(_ODD_PAGES) - 1
+
+
+def test_choice_builds_only_the_chosen_pages(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from temex.site import pool
+
+    for k in range(12):
+        (tmp_path / f"p{k}.html").write_text(
+            f"<body><nav class='m'>menu</nav><div class='c{k % 3}'>page {k} own words "
+            f"here {k * 7} and more of them {k}</div></body>")
+    built: list[str] = []
+    real = pool._Candidate.build
+
+    def counting(self: pool._Candidate) -> Document:
+        built.append(self.path)
+        return real(self)
+
+    monkeypatch.setattr(pool._Candidate, "build", counting)
+    key = pool.load_candidate(tmp_path / "p0.html")
+    assert isinstance(key, Document)
+    pages, errors, _ = pool.choose_pages(key, tmp_path / "p0.html", tmp_path, 3)
+    assert len(pages) == 3 and built == [d.url for d in pages] and not errors

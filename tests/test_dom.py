@@ -161,3 +161,94 @@ def test_rehash_after_editing_recomputes_the_lazy_hash() -> None:
     d.rehash()
     ps = [i for i, t in enumerate(d.tag) if t == "p"]
     assert d.subtree_hash[ps[0]] == d.subtree_hash[ps[1]] != before[ps[0]]
+
+
+# -- the depth scan's fast path (issue 11 follow-up) ------------------------
+
+def _scan_always(text: str, max_depth: int, max_elements: int) -> bool:
+    """The rule before the fast path: scan every page of more possible start
+    tags than the cap."""
+    return text.count("<") - text.count("</") > min(max_depth, max_elements)
+
+
+def _same_document(a: object, b: object, where: str) -> None:
+    from _reference_dom import FIELDS
+
+    for name in (*FIELDS, "encoding"):
+        assert getattr(a, name) == getattr(b, name), f"{where}: {name} differs"
+
+
+_HOSTILE_DEPTH = [
+    "<div>" * 200_000,
+    "<div>" * 600 + "x" + "</span>" * 600 + "</div>" * 600,          # stray end tags
+    "</div></b>" * 300 + "<div><span>" * 400 + "deep" + "</i>" * 700,
+    ("<section><article><b>" * 300) + "never closed",                 # never closed
+    "<ul><li>" * 700 + "items" + "<p>" * 3000 + "paragraphs",          # implicit closes
+    "<table><tr><td>" * 600 + "cells",
+    "<div>" * 600 + "<script>" + "<div>" * 600 + "</script><!-- <div> -->t" + "</div>" * 600,
+    "<div>" * 511 + "x", "<div>" * 512 + "x", "<div>" * 513 + "x",
+    "<DIV class=a>" * 520 + "<Br/><img><P>" * 600 + "x",
+    "<p>x</p>" * 1_000 + "<div>" * 600,
+]
+
+
+@pytest.mark.parametrize("html", _HOSTILE_DEPTH, ids=range(len(_HOSTILE_DEPTH)))
+def test_fast_path_matches_the_scan_on_hostile_depth(html: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from temex.page import dom
+
+    fast = parse(html)
+    if dom.counted_bound(html) > MAX_DEPTH:
+        assert dom._needs_scan(html, MAX_DEPTH, dom.DEFAULT_MAX_ELEMENTS)
+    monkeypatch.setattr(dom, "_needs_scan", _scan_always)
+    scanned = parse(html)
+    _same_document(fast, scanned, html[:40])
+    # the scan counts elements with a required end tag: <li>, <tbody><tr><td>
+    # under each counted level may add levels, on both paths alike
+    assert max(fast.depth) <= 4 * MAX_DEPTH + 4
+
+
+def test_fast_path_matches_the_scan_on_every_shared_page(data_dir: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages whose counted start tags prove the scan a no-op skip it: their
+    Documents are the scanned path's, field for field, on every shared page."""
+    from temex.page import dom
+
+    pages = _shared_pages()
+    assert len(pages) > 100
+    fast: dict[Path, object] = {}
+    skipped = 0
+    for path in pages:
+        raw = path.read_bytes()
+        try:
+            fast[path] = parse(raw, url=str(path))
+        except ParseError:
+            continue
+        text = fast[path].parser.html or ""  # type: ignore[attr-defined]
+        skipped += not dom._needs_scan(text, MAX_DEPTH, dom.DEFAULT_MAX_ELEMENTS)
+    monkeypatch.setattr(dom, "_needs_scan", _scan_always)
+    for path, doc in fast.items():
+        _same_document(doc, parse(path.read_bytes(), url=str(path)), str(path))
+    assert skipped > 100
+
+
+def test_scan_matches_the_old_scan() -> None:
+    """The faster scan (greedy tag regex, uncounted end tags skipped) gives
+    the old scan's text and start count: hostile cases, random tag soup."""
+    import random
+
+    from _reference_scan import reference_cap_depth
+
+    from temex.page.dom import cap_depth
+
+    rnd = random.Random(11)
+    parts = ["<div>", "</div>", "<span a='<div>'>", "</span>", "<li>", "</li>", "<p>", "</p>",
+             "<!--", "-->", "<script>", "</script >", "<b/>", "x", "<a>", "</a>", "<br>",
+             "</x>", "<h1>", "<table>", "<td>", "<?x>", "<!d>", "<textarea>", "</textarea>",
+             "<DIV class=a/>", "</Div>"]
+    texts = _HOSTILE_DEPTH + ["".join(rnd.choice(parts) for _ in range(rnd.randint(1, 1500)))
+                              for _ in range(400)]
+    for text in texts:
+        for cap in (512, 5, 1):
+            assert cap_depth(text, cap) == reference_cap_depth(text, cap), text[:60]
+        assert cap_depth(text, 3, max_starts=40) == reference_cap_depth(text, 3, max_starts=40)

@@ -25,8 +25,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..page.dom import Document
 
-__all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_pages", "is_copy", "normalise_url",
-           "shingles"]
+__all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_pages", "is_copy",
+           "normalise_url", "shingles", "word_shingles"]
 
 #: Containment of page-specific shingles from which two pages are copies.
 #: Chosen leave-one-site-out with the other issue 9 parameters
@@ -61,18 +61,15 @@ def shingles(doc: Document) -> frozenset[int]:
     for i in doc.in_body():
         if not ignored[i] and doc.text[i]:
             words.extend(w.lower() for w in _WORD.findall(doc.text[i]))
-    k = SHINGLE_WORDS
-    out = frozenset(hash(tuple(words[j:j + k])) for j in range(max(0, len(words) - k + 1)))
+    out = word_shingles(words)
     doc.__dict__["_shingles"] = out
     return out
 
 
-def _common(docs: Sequence[Document]) -> set[int]:
-    df: dict[int, int] = {}
-    for d in docs:
-        for h in shingles(d):
-            df[h] = df.get(h, 0) + 1
-    return {h for h, c in df.items() if 2 * c > len(docs)}
+def word_shingles(words: list[str]) -> frozenset[int]:
+    """Hashed ``SHINGLE_WORDS``-word shingles of a word sequence."""
+    k = SHINGLE_WORDS
+    return frozenset(hash(tuple(words[j:j + k])) for j in range(max(0, len(words) - k + 1)))
 
 
 def _copies(a: frozenset[int] | set[int], b: frozenset[int] | set[int], duplicate: float) -> bool:
@@ -84,14 +81,26 @@ def distinct_pages(key: Document, pages: Sequence[Document],
                    duplicate: float = DEFAULT_DUPLICATE) -> list[Document]:
     """``pages`` without near-duplicates of the key page and of each other
     (earlier pages win); see the module docstring. O(total text)."""
-    docs = [key, *pages]
-    common = _common(docs)
-    own = [shingles(d) - common for d in docs]
+    kept = distinct_indices(shingles(key), [shingles(d) for d in pages], duplicate)
+    return [pages[k] for k in kept]
+
+
+def distinct_indices(key: frozenset[int], pages: Sequence[frozenset[int]],
+                     duplicate: float = DEFAULT_DUPLICATE) -> list[int]:
+    """:func:`distinct_pages` on the pages' shingles: the indices of the
+    pages kept."""
+    sets = [key, *pages]
+    df: dict[int, int] = {}
+    for sh in sets:
+        for h in sh:
+            df[h] = df.get(h, 0) + 1
+    common = {h for h, c in df.items() if 2 * c > len(sets)}
+    own = [sh - common for sh in sets]
     kept = [0]
-    for j in range(1, len(docs)):
+    for j in range(1, len(sets)):
         if not any(_copies(own[j], own[k], duplicate) for k in kept):
             kept.append(j)
-    return [docs[j] for j in kept[1:]]
+    return [j - 1 for j in kept[1:]]
 
 
 #: With only the key page kept, template text cannot be told from page text;

@@ -27,7 +27,9 @@ so that results are reproducible:
    (blog posts with a comment form and a sidebar, section pages without);
    a post is best compared with posts.
  Listing a folder of thousands of
-files costs one ``os.walk``; only chosen pages are read and parsed.
+files costs one ``os.walk``; candidates are parsed by Lexbor and surveyed
+(vocabulary, shingles, usability) in one walk, and only the chosen pages are
+built into Documents.
 """
 
 from __future__ import annotations
@@ -36,13 +38,23 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from selectolax.lexbor import LexborHTMLParser
+
 from ..errors import PageError, ParseError
-from ..page.dom import Document, parse
-from ..page.files import html_files, read_page, real_path, unusable
-from .duplicates import DEFAULT_DUPLICATE, distinct_pages
+from ..page.dom import (
+    DEFAULT_MAX_ELEMENTS,
+    IGNORED_TAGS,
+    Document,
+    build_document,
+    lexbor_parse,
+    parse,
+)
+from ..page.files import _FEED_TAGS, html_files, read_page, real_path, unusable
+from .duplicates import _WORD, DEFAULT_DUPLICATE, distinct_indices, shingles, word_shingles
 
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -170,10 +182,13 @@ def vocabulary(doc: Document) -> frozenset[str]:
     return vocab
 
 
+def _jaccard(va: frozenset[str], vb: frozenset[str]) -> float:
+    return len(va & vb) / len(va | vb) if va or vb else 1.0
+
+
 def similarity(a: Document, b: Document) -> float:
     """Jaccard index of the two pages' :func:`vocabulary`. O(n)."""
-    va, vb = vocabulary(a), vocabulary(b)
-    return len(va & vb) / len(va | vb) if va or vb else 1.0
+    return _jaccard(vocabulary(a), vocabulary(b))
 
 
 def rank_by_similarity(key: Document, pages: list[Document], n: int) -> list[Document]:
@@ -209,6 +224,142 @@ def load_candidate(path: str | os.PathLike[str], timings: dict[str, float] | Non
     return PageError(str(path), reason) if reason else doc
 
 
+@dataclass(eq=False)
+class _Candidate:
+    """A candidate read and parsed by Lexbor, not yet built into a Document:
+    what choosing needs (vocabulary, shingles), the same values
+    :func:`vocabulary` and :func:`~temex.site.duplicates.shingles` give on
+    the built Document (tests/test_candidates.py)."""
+
+    path: str
+    parser: LexborHTMLParser
+    encoding: str
+    vocabulary: frozenset[str]
+    shingles: frozenset[int]
+
+    def build(self) -> Document:
+        doc = build_document(self.parser, self.path, self.encoding)
+        doc.__dict__["_vocabulary"] = self.vocabulary
+        doc.__dict__["_shingles"] = self.shingles
+        return doc
+
+
+def _survey(parser: LexborHTMLParser, url: str, max_elements: int = DEFAULT_MAX_ELEMENTS
+            ) -> tuple[frozenset[str], list[str], str | None]:
+    """One walk of the Lexbor tree reading only what choosing needs, in the
+    terms of ``page/dom.py``'s ``_flatten`` (element numbers in pre-order,
+    own text, body): the body's :func:`vocabulary`, the words of its visible
+    own texts in element order, and :func:`~temex.page.files.unusable`'s
+    reason. No attribute tuples, children, depths or sizes."""
+    root = parser.root
+    assert root is not None
+    tags: list[str] = []
+    index: dict[int, int] = {}
+    in_body: list[bool] = []
+    ignored: list[bool] = []
+    own: dict[int, list[str]] = {}
+    vocab: set[str] = set()
+    class_names: dict[str, tuple[str, ...]] = {}
+    refresh = False
+    body = -1
+    body_size = 0
+    n = 0
+    for node in root.traverse(include_text=True, skip_empty=True):
+        if node.is_text_node:
+            t = node.text_content
+            if t and not t.isspace():
+                up = node.parent
+                p = index.get(up.mem_id, -1) if up is not None else -1
+                if p >= 0 and in_body[p] and not ignored[p]:
+                    pieces = own.get(p)
+                    if pieces is None:
+                        own[p] = [t]
+                    else:
+                        pieces.append(t)
+            continue
+        if not node.is_element_node:
+            continue
+        if n >= max_elements:
+            raise ParseError(f"{url or 'page'}: over the limit of {max_elements} elements")
+        up = node.parent if n else None
+        p = index.get(up.mem_id, -1) if up is not None else -1
+        index[node.mem_id] = n
+        tag = (node.tag or "").lower()
+        tags.append(tag)
+        inside = p >= 0 and in_body[p]
+        if not inside and body < 0 and tag == "body":
+            body, inside = n, True
+        in_body.append(inside)
+        ignored.append(tag in IGNORED_TAGS or (p >= 0 and ignored[p]))
+        n += 1
+        if inside:
+            body_size += 1
+            vocab.add(tag)
+            a = node.attributes
+            if a:
+                v = a.get("id")
+                v = v.strip() if v else ""
+                if v:
+                    vocab.add(tag + "#" + _DIGITS.sub("#", v))
+                cls = a.get("class")
+                if cls:
+                    names = class_names.get(cls)
+                    if names is None:  # each class attribute's tokens once a page
+                        names = class_names[cls] = tuple({"." + _DIGITS.sub("#", c)
+                                                          for c in cls.split()})
+                    for c in names:
+                        vocab.add(tag + c)
+        elif body < 0 and tag == "meta":
+            a = node.attributes
+            if a and dict(sorted([(k.lower(), v or "") for k, v in a.items()
+                                  if k not in ("id", "class")])).get(
+                                      "http-equiv", "").lower() == "refresh":
+                refresh = True
+    words: list[str] = []
+    body_text = ""
+    for i in sorted(own):  # element order, as shingles() reads doc.text
+        text = " ".join(" ".join(own[i]).split())
+        if i == body:
+            body_text = text
+        words.extend(w.lower() for w in _WORD.findall(text))
+    reason: str | None = None
+    if body < 0:
+        reason = "no page body"
+    elif any(tags[i] in _FEED_TAGS for i in range(body, min(n, body + 4))):
+        reason = "a feed or sitemap, not a page"
+    elif body_size < 2 and not body_text:
+        reason = "empty page"
+    elif refresh and body_size < 10:
+        reason = "redirect stub (meta refresh)"
+    return frozenset(vocab), words, reason
+
+
+def _survey_candidate(path: str | os.PathLike[str], timings: dict[str, float]
+                      ) -> _Candidate | PageError:
+    """:func:`load_candidate` without building the Document: the same errors,
+    the vocabulary and shingles read from the Lexbor tree."""
+    t0 = time.perf_counter()
+    try:
+        data = read_page(path)
+    except ParseError as e:
+        return PageError(str(path), str(e))
+    except OSError as e:
+        return PageError(str(path), f"cannot read: {e.strerror or e}")
+    finally:
+        t1 = time.perf_counter()
+        timings["read"] = timings.get("read", 0.0) + t1 - t0
+    try:
+        parser, encoding = lexbor_parse(data, url=str(path))
+        vocab, words, reason = _survey(parser, str(path))
+    except ParseError as e:
+        return PageError(str(path), str(e))
+    finally:
+        timings["parse"] = timings.get("parse", 0.0) + time.perf_counter() - t1
+    if reason:
+        return PageError(str(path), reason)
+    return _Candidate(str(path), parser, encoding, vocab, word_shingles(words))
+
+
 def choose_pages(key: Document, key_file: Path, root: Path, n: int,
                  pool_size: int | None = None, duplicate: float | None = DEFAULT_DUPLICATE
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
@@ -220,7 +371,7 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     ``4 × pool_size`` files. Returns the pages, the errors met on the way and
     timings (``read``, ``parse`` seconds).
     """
-    pages: list[Document] = []
+    pages: list[_Candidate] = []
     errors: list[PageError] = []
     timings = {"read": 0.0, "parse": 0.0}
     if pool_size is None:
@@ -229,7 +380,7 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     order = candidate_order(key, key_file, root)
     cap = 4 * pool_size
     read = 0
-    distinct: list[Document] = []
+    distinct: list[_Candidate] = []
     exhausted = False
     while not exhausted:
         want = pool_size - len(distinct)
@@ -239,13 +390,23 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
                 exhausted = True
                 break
             read += 1
-            page = load_candidate(f, timings)
+            page = _survey_candidate(f, timings)
             if isinstance(page, PageError):
                 errors.append(page)
             else:
                 pages.append(page)
                 want -= 1
-        distinct = pages if duplicate is None else distinct_pages(key, pages, duplicate)
+        if duplicate is None:
+            distinct = pages
+        else:
+            kept = distinct_indices(shingles(key), [p.shingles for p in pages], duplicate)
+            distinct = [pages[k] for k in kept]
         if len(distinct) >= pool_size or read >= cap:
             break
-    return rank_by_similarity(key, distinct, n), errors, timings
+    # rank_by_similarity on the vocabularies; only the chosen pages are built
+    vk = vocabulary(key)
+    ranking = sorted(range(len(distinct)), key=lambda k: -_jaccard(vk, distinct[k].vocabulary))
+    t0 = time.perf_counter()
+    chosen = [distinct[k].build() for k in sorted(ranking[:n])]
+    timings["parse"] += time.perf_counter() - t0
+    return chosen, errors, timings
