@@ -14,6 +14,7 @@ Run from a clone::
 
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -60,11 +61,14 @@ def site_scores(folder: Path) -> dict[str, float]:
 
 
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sites", nargs="*", help="site folder names (default: every shared site)")
+    args = ap.parse_args()
     data = default_data_dir()
     if data is None:
         print("shared data not found (set TEMEX_DATA)", file=sys.stderr)
         return 1
-    names = sys.argv[1:] or sorted(p.name for p in (data / "sites").iterdir()
+    names = args.sites or sorted(p.name for p in (data / "sites").iterdir()
                                    if (p / "site.json").is_file())
     print("| site | page (scorer) | site, scorer | site, rules (shipped) |")
     print("|---|---:|---:|---:|")
