@@ -197,22 +197,31 @@ def rank_by_similarity(key: Document, pages: list[Document], n: int) -> list[Doc
     return [pages[k] for k in sorted(order[:n])]
 
 
-def load_candidate(path: str | os.PathLike[str], timings: dict[str, float] | None = None
-                   ) -> Document | PageError:
-    """Read, parse and check one candidate page; a page that cannot serve
-    becomes a :class:`PageError` with the reason. Adds seconds spent to
-    ``timings["read"]`` and ``timings["parse"]`` when given."""
+def _read_candidate(path: str | os.PathLike[str], timings: dict[str, float] | None
+                    ) -> bytes | PageError:
+    """The bytes of a candidate file, or why it cannot be read; adds the
+    seconds spent to ``timings["read"]`` when given."""
     t0 = time.perf_counter()
     try:
-        data = read_page(path)
+        return read_page(path)
     except ParseError as e:
         return PageError(str(path), str(e))
     except OSError as e:
         return PageError(str(path), f"cannot read: {e.strerror or e}")
     finally:
-        t1 = time.perf_counter()
         if timings is not None:
-            timings["read"] = timings.get("read", 0.0) + t1 - t0
+            timings["read"] = timings.get("read", 0.0) + time.perf_counter() - t0
+
+
+def load_candidate(path: str | os.PathLike[str], timings: dict[str, float] | None = None
+                   ) -> Document | PageError:
+    """Read, parse and check one candidate page; a page that cannot serve
+    becomes a :class:`PageError` with the reason. Adds seconds spent to
+    ``timings["read"]`` and ``timings["parse"]`` when given."""
+    data = _read_candidate(path, timings)
+    if isinstance(data, PageError):
+        return data
+    t1 = time.perf_counter()
     try:
         doc = parse(data, url=str(path))
     except ParseError as e:
@@ -338,16 +347,10 @@ def _survey_candidate(path: str | os.PathLike[str], timings: dict[str, float]
                       ) -> _Candidate | PageError:
     """:func:`load_candidate` without building the Document: the same errors,
     the vocabulary and shingles read from the Lexbor tree."""
-    t0 = time.perf_counter()
-    try:
-        data = read_page(path)
-    except ParseError as e:
-        return PageError(str(path), str(e))
-    except OSError as e:
-        return PageError(str(path), f"cannot read: {e.strerror or e}")
-    finally:
-        t1 = time.perf_counter()
-        timings["read"] = timings.get("read", 0.0) + t1 - t0
+    data = _read_candidate(path, timings)
+    if isinstance(data, PageError):
+        return data
+    t1 = time.perf_counter()
     try:
         parser, encoding = lexbor_parse(data, url=str(path))
         vocab, words, reason = _survey(parser, str(path))
