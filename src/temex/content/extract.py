@@ -70,7 +70,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..page.blocks import Blocks, page_blocks
+from ..page.blocks import Blocks, heaviest_subtree, page_blocks
 from ..page.dom import Document
 from ..template.model import TemplateModel
 from ..template.saved import SavedTemplate, text_mask
@@ -270,17 +270,9 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         rec = _records(doc, blocks, params.records, params.max_link_density, anchor)
         out["records"] = [rec[node[b]] for b in range(n)]
         good = [g and not rec[node[b]] for b, g in enumerate(good)]
-    weight = [0.0] * len(doc)
     pen = params.penalty
-    for b in range(n):
-        weight[node[b]] += blocks.chars[b] if good[b] else -pen * blocks.chars[b]
-    parent = doc.parent
-    for i in range(end - 1, body, -1):
-        weight[parent[i]] += weight[i]
-    region = body
-    for i in range(body, end):
-        if weight[i] > weight[region]:
-            region = i
+    region = heaviest_subtree(doc, blocks, [c if g else -pen * c
+                                            for c, g in zip(blocks.chars, good)])
     r_end = region + doc.size[region]
     chosen = [b for b in range(n) if good[b] and region <= node[b] < r_end]
     if params.title and chosen:

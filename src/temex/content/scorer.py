@@ -33,7 +33,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..page.blocks import Blocks
+from ..page.blocks import Blocks, heaviest_subtree
 from ..page.dom import Document
 
 __all__ = ["FEATURES", "SITE_FEATURES", "CONTEXT_FEATURES", "ScorerModel", "load_model",
@@ -373,17 +373,8 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     body = doc.body
     if not n or body < 0:
         return [], -1
-    node, chars, parent = blocks.node, blocks.chars, doc.parent
-    end = body + doc.size[body]
-    weight = [0.0] * len(doc)
-    for b in range(n):
-        weight[node[b]] += chars[b] * (probs[b] - threshold)
-    for i in range(end - 1, body, -1):
-        weight[parent[i]] += weight[i]
-    region = body
-    for i in range(body, end):
-        if weight[i] > weight[region]:
-            region = i
+    node, chars = blocks.node, blocks.chars
+    region = heaviest_subtree(doc, blocks, [c * (p - threshold) for c, p in zip(chars, probs)])
     r_end = region + doc.size[region]
     chosen = [b for b in range(n)
               if probs[b] >= (threshold if region <= node[b] < r_end else outside)]
