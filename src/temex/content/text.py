@@ -241,19 +241,22 @@ class _Markdown:
 
     def _prefix(self) -> str:
         doc = self.doc
+        heading = ""
         for el in reversed(self.context):
             t = doc.tag[el]
             if t in _HEADINGS:
-                return "#" * int(t[1]) + " "
+                heading = "#" * int(t[1]) + " "
+                break
             if t == "li":
                 break
         if not self.items:
-            return ""
+            return heading
         item = self.items[-1]
         if item[1]:
-            return ""  # continuation: indented by emit
+            return heading  # continuation: indented by emit
+        # the item's first block carries its marker, a heading too ("- ## Title")
         item[1] = True
-        return str(item[0])
+        return str(item[0]) + heading
 
     def _indent(self, first: bool) -> str:
         """Indent of the current block: the widths of the enclosing items'
