@@ -287,7 +287,7 @@ def slow(t):
     return t
 
 if __name__ == "__main__":
-    for _ in run_tasks(slow, list(range(4)), workers=2):
+    for _ in run_tasks(slow, list(range(4)), engine=sys.argv[1], workers=2):
         pass
 """
 
@@ -313,8 +313,9 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
-@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
-def test_pool_workers_end_when_the_batch_is_killed(sig, tmp_path):
+@pytest.mark.parametrize("engine, sig", [("local", "SIGTERM"), ("local", "SIGKILL"),
+                                         ("dask", "SIGKILL")])
+def test_pool_workers_end_when_the_batch_is_killed(engine, sig, tmp_path):
     import os
     import signal
     import subprocess
@@ -323,10 +324,10 @@ def test_pool_workers_end_when_the_batch_is_killed(sig, tmp_path):
     script = tmp_path / "slow_pool.py"
     script.write_text(_SLOW_POOL)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, str(script)], env=env)
+    proc = subprocess.Popen([sys.executable, str(script), engine], env=env)
     workers: list[int] = []
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while len(workers) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
             workers = _children(proc.pid)
@@ -334,7 +335,7 @@ def test_pool_workers_end_when_the_batch_is_killed(sig, tmp_path):
         time.sleep(0.5)  # the initializers have run
         proc.send_signal(getattr(signal, sig))
         proc.wait(10)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 15  # dask's workers notice a lost parent within ~5 s
         while any(_alive(w) for w in workers) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not any(_alive(w) for w in workers), "pool workers outlived the batch"
