@@ -28,8 +28,10 @@ import pytest
 from conftest import DATA
 
 import temex
+from temex.content.metadata import front_matter, page_metadata
 from temex.crawler.sitemaps import parse_sitemap
 from temex.crawler.urls import canonical, default_scope, in_scope, output_path, url_key
+from temex.page.dom import parse
 
 pytestmark = pytest.mark.timeout(180)
 REPO = Path(__file__).resolve().parents[1]
@@ -227,6 +229,13 @@ def test_crawl_writes_every_reachable_page_once(tmp_path: Path) -> None:
     assert md.startswith("---\nurl: ") and "get-caller-identity" in md
     # the site's left menu (template) is not in the page's Markdown
     assert "Avoiding Detection" not in md.split("---", 2)[2]
+    # one metadata convention: the index row and the front matter use the names
+    # of temex.content.metadata (as temex batch rows and `temex content`)
+    row = next(r for r in rows if r["path"].endswith("/enumeration/whoami/index.md"))
+    assert row["metadata"]["authors"] == ["Nick Frichette"] and row["metadata"]["language"] == "en"
+    page = (root / "aws" / "enumeration" / "whoami" / "index.html").read_bytes()
+    doc = parse(page, url=row["final_url"])
+    assert md.startswith(front_matter(page_metadata(doc), row["final_url"]).rstrip("\n"))
     summary = json.loads((out / "summary.json").read_text())
     assert summary["templates"] >= 1 and summary["templates_fitted"] == summary["templates"]
     assert "finished" in p.stderr

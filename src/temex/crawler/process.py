@@ -40,7 +40,7 @@ from typing import Any
 
 from ..batch.grouping import cluster
 from ..content.extract import Content, extract_content, main_content
-from ..content.metadata import page_metadata
+from ..content.metadata import FIELDS, front_matter, page_metadata
 from ..errors import ParameterError, ParseError
 from ..page.dom import Document, parse
 from ..page.files import unusable
@@ -70,7 +70,7 @@ class PageResult:
     status: int | None = None
     depth: int = 0
     title: str = ""
-    meta: dict[str, str] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
     template: str | None = None
     content_hash: str | None = None
     duplicate_of: str | None = None
@@ -89,35 +89,30 @@ class PageResult:
         return d
 
 
-_META_NAMES = {"keywords": "keywords", "article:modified_time": "modified", "og:type": "type"}
-# page_metadata field -> crawl index key
-_FROM_METADATA = {"description": "description", "date": "published", "site_name": "site_name",
-                  "language": "lang"}
+# <meta> fields the crawl index adds to page_metadata's (not in the front matter)
+_EXTRA_META = {"keywords": "keywords", "article:modified_time": "modified", "og:type": "type"}
 
 
-def page_meta(doc: Document) -> tuple[str, dict[str, str]]:
-    """Title and metadata fields (description, author, keywords, published,
-    modified, site_name, type, lang, canonical) of the crawl index: the fields
-    of :func:`temex.content.metadata.page_metadata` (``<meta>``, Open Graph,
-    JSON-LD, byline; authors joined by ``; ``) plus keywords, modified and
-    type."""
+def page_meta(doc: Document) -> tuple[str, dict[str, Any]]:
+    """Title and metadata of the crawl index: the fields of
+    :func:`temex.content.metadata.page_metadata` under the same names as
+    ``temex batch`` rows and ``temex content`` (title, authors, date,
+    site_name, language, canonical, description; empty ones left out, the
+    canonical URL normalised) plus keywords, modified and type."""
     md = page_metadata(doc)
-    meta: dict[str, str] = {}
-    for src, key in _FROM_METADATA.items():
-        if md.get(src):
-            meta[key] = str(md[src])[:1000]
-    if md["authors"]:
-        meta["author"] = "; ".join(md["authors"])[:1000]
-    if md.get("canonical"):
-        c = canonical(md["canonical"], doc.url)
-        if c:
-            meta["canonical"] = c
+    meta: dict[str, Any] = {}
+    for f in FIELDS:
+        v = md.get(f)
+        if f == "canonical" and v:
+            v = canonical(v, doc.url)
+        if v:
+            meta[f] = [str(x)[:1000] for x in v] if isinstance(v, list) else str(v)[:1000]
     end = doc.body if doc.body >= 0 else len(doc)
     for i in range(end):
         if doc.tag[i] == "meta":
             a = dict(doc.attrs[i])
             name = (a.get("name") or a.get("property") or "").strip().lower()
-            field_ = _META_NAMES.get(name)
+            field_ = _EXTRA_META.get(name)
             content = a.get("content", "").strip()
             if field_ and content and field_ not in meta:
                 meta[field_] = content[:1000]
@@ -180,13 +175,8 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 
 
 def _front_matter(r: PageResult) -> str:
-    lines = ["---", f"url: {json.dumps(r.final_url or r.url, ensure_ascii=False)}"]
-    if r.title:
-        lines.append(f"title: {json.dumps(r.title, ensure_ascii=False)}")
-    for k in ("description", "author", "published", "lang"):
-        if k in r.meta:
-            lines.append(f"{k}: {json.dumps(r.meta[k], ensure_ascii=False)}")
-    return "\n".join(lines + ["---", "", ""])
+    # the same front matter as `temex content --front-matter` (one convention)
+    return front_matter(r.metadata, r.final_url or r.url)
 
 
 def _sample(key: Document, members: Sequence[Document], links: dict[int, set[str]],
@@ -242,7 +232,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         if reason:
             r.error = reason
             continue
-        r.title, r.meta = page_meta(doc)
+        r.title, r.metadata = page_meta(doc)
         r.stats["bytes"] = len(body)
         docs.append((r, row, doc))
 
