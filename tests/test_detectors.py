@@ -180,3 +180,45 @@ def test_page_kind_template_is_marked() -> None:
     assert m.template[div] and m.template_level(div) == "kind"
     assert not m.site_template()[div] and m.site_template()[k.tag.index("footer")]
     assert m.counts()["kind_template_nodes"] >= 4
+
+
+def test_text_free_fillers_follow_their_block_controls_do_not() -> None:
+    # A divider and a picture between the page's own paragraphs are identical
+    # on every page (the vote maps them), an icon-only "edit" link too; the
+    # fillers belong to the block that holds them, the control stays template.
+    extra = ('<hr class="divider"><img class="pic" src="/p.png">'
+             '<a class="edit" href="/edit"><i class="icon"></i></a>')
+    body = "a paragraph long enough to be the page's own text " * 3
+    key = page("A key page title " * 5, body, "an item of the key page " * 5, extra=extra)
+    others = [page(f"T{j}", f"other words {j} " * 9, extra=extra) for j in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    hr = k.tag.index("hr")
+    img = next(i for i in k.in_body() if k.classes[i] == ("pic",))
+    edit = next(i for i in k.in_body() if k.classes[i] == ("edit",))
+    assert m.votes[hr] == 3 and m.votes[edit] == 3
+    assert not m.template[hr] and not m.template[img]
+    assert m.template[edit] and m.template[edit + 1]
+    off = VoteDetector(closure=False).fit(key, others).model_
+    assert off.template[hr] and off.template[img]  # the vote alone maps them
+
+
+def test_a_listing_weighs_as_one_piece_of_content() -> None:
+    # Rows of a listing are many small content roots; a page-title slot
+    # repeated in a toolbar outweighs each of them. Merged, the listing is
+    # the region and the toolbar around it stays template.
+    def rows_of(words: str) -> str:  # cells of the key page's own words, one label cell
+        return "".join(f"<tr><td>{words} thread {k}</td><td>starter {words} {k}</td>"
+                       f"<td>on day {k} of {words}</td><td>replies</td></tr>" for k in range(8))
+    html = ("<html><body><header><a href='/'>Site</a></header><div class='page'>"
+            "<div class='bar'><span>Threads in forum</span> <span>{name}</span></div>"
+            "<table class='list'>{rows}</table></div><footer>(c)</footer></body></html>")
+    key = parse(html.format(name="The key forum with a rather long name of its own",
+                            rows=rows_of("key")))
+    others = [parse(html.format(name=f"Forum {j}", rows=rows_of(f"other{j}")))
+              for j in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    assert k.tag[m.region] in ("table", "tbody")
+    bar = next(i for i in k.in_body() if k.classes[i] == ("bar",))
+    assert all(m.template[i] for i in k.descendants(bar))

@@ -129,8 +129,33 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
     return [s and (i in mapping) for i, s in enumerate(sup)]
 
 
+def _merge_records(doc: Document, mass: dict[int, int]) -> dict[int, int]:
+    """Content roots that are sibling records (same parent, same tag and
+    classes, digit runs abstracted, at least ``RECORD_MIN`` of them) weigh as
+    one root, their parent, and merged roots merge again when they are such
+    records themselves (cells into their row, rows into their list). Our
+    rule (issue 9 cause 3): a listing's rows, a topic's posts, a grid's cards
+    are one piece of the page's own content, not many small ones, each
+    outweighed by a title slot repeated in a breadcrumb or a toolbar."""
+    out = dict(mass)
+    changed = True
+    while changed:
+        changed = False
+        groups: dict[tuple[int, tuple[str, tuple[str, ...]]], list[int]] = {}
+        for r in out:
+            p = doc.parent[r]
+            if p > doc.body:
+                groups.setdefault((p, _signature(doc, r)), []).append(r)
+        for (p, _sig), members in groups.items():
+            if len(members) >= RECORD_MIN:
+                changed = True
+                for r in members:
+                    out[p] = out.get(p, 0) + out.pop(r)
+    return out
+
+
 def content_region(doc: Document, template: Sequence[bool],
-                   coverage: float = DEFAULT_REGION) -> int:
+                   coverage: float = DEFAULT_REGION, records: bool = True) -> int:
     """The element that holds the page's own content, or -1.
 
     Content roots are the maximal non-template subtrees of ``<body>``; each
@@ -139,7 +164,9 @@ def content_region(doc: Document, template: Sequence[bool],
     active menu items are links, paragraphs are not (the link-density signal of
     boilerplate detection). The region is the
     lowest common ancestor of the heaviest roots that together hold at least
-    ``coverage`` of that text. O(n).
+    ``coverage`` of that text. With ``records`` (issue 9), content roots
+    that are sibling records weigh as one (:func:`_merge_records`). O(n)
+    (the merge: O(n) per nesting level of records).
     """
     if doc.body < 0:
         return -1
@@ -158,6 +185,8 @@ def content_region(doc: Document, template: Sequence[bool],
     total = sum(mass.values())
     if not total:
         return -1
+    if records:
+        mass = _merge_records(doc, mass)
     chosen: list[int] = []
     acc = 0
     for r, m in sorted(mass.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -305,7 +334,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     is stored as ``info["region"]`` (-1 when none). With ``closure`` and
     ``title``, the region is first widened to the page title
     (:func:`widen_to_title`)."""
-    region = content_region(doc, template, coverage)
+    region = content_region(doc, template, coverage, records=closure)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
         # share their furniture and labels): look for the region where the
@@ -318,7 +347,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
             p = doc.parent[i]
             if mixed[i] and template[p] and not doc.text[p]:
                 mixed[p] = True
-        region = content_region(doc, mixed, coverage)
+        region = content_region(doc, mixed, coverage, records=closure)
     if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
                                 else inside_template)
@@ -337,6 +366,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if closure:
         out[region] = False
         refine_region(doc, out, region, record_share, seen)
+    if closure:
+        follow_parent(doc, out, region)
     # The region's root is the element the page's content was poured into
     # (the gold's content element); it is content even when a template
     # control (an "edit" button) sits inside it. The template then is no
@@ -344,6 +375,38 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     # controls visible.
     out[region] = False
     return out
+
+
+#: Elements that make a text-free subtree a control rather than a filler
+#: (:func:`follow_parent`): a link, a button, a form field.
+CONTROL_TAGS = frozenset({"a", "button", "input", "select", "textarea", "form", "label",
+                          "iframe", "object", "embed"})
+
+
+def follow_parent(doc: Document, template: list[bool], region: int) -> list[bool]:
+    """Inside the content region, in place: a template subtree that holds no
+    text and no control (:data:`CONTROL_TAGS`) and whose parent is content
+    becomes content (our rule, issue 9 cause 4). Spacers, dividers, clearing
+    ``<br>``, pictures and icons between paragraphs are identical on every
+    page, so the vote maps them, but they carry no evidence of their own:
+    they belong to the block that holds them. A text-free control (an "edit"
+    icon, a share button) stays template."""
+    ignored = doc.ignored_mask()
+    inside = doc.descendants(region)
+    empty = [not doc.text[i] and doc.tag[i] not in CONTROL_TAGS for i in range(len(doc))]
+    for i in reversed(inside):  # children first
+        if not empty[i]:
+            p = doc.parent[i]
+            if p >= 0:
+                empty[p] = False
+    for i in inside:
+        if i == region or ignored[i] or not template[i]:
+            continue
+        p = doc.parent[i]
+        if empty[i] and not template[p]:
+            for j in doc.descendants(i):
+                template[j] = False
+    return template
 
 
 def kind_mask(doc: Document, template: Sequence[bool], region: int) -> list[bool]:
