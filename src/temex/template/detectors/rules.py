@@ -351,6 +351,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
                                 else inside_template)
+    if region >= 0 and closure:
+        region = whole_table(doc, region)
     if info is not None:
         info["region"] = region
     if region < 0:
@@ -368,6 +370,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         refine_region(doc, out, region, record_share, seen)
     if closure:
         follow_parent(doc, out, region)
+        table_headers(doc, out, region)
     # The region's root is the element the page's content was poured into
     # (the gold's content element); it is content even when a template
     # control (an "edit" button) sits inside it. The template then is no
@@ -406,6 +409,48 @@ def follow_parent(doc: Document, template: list[bool], region: int) -> list[bool
         if empty[i] and not template[p]:
             for j in doc.descendants(i):
                 template[j] = False
+    return template
+
+
+_ROW_GROUPS = frozenset({"thead", "tbody", "tfoot"})
+
+
+def whole_table(doc: Document, region: int) -> int:
+    """A content region placed on a row group of a table (``<tbody>``) is
+    moved to the table (our rule, issue 9): the rows of a listing live in a
+    ``<tbody>`` next to the header rows of the same table; the table is the
+    unit (with :func:`table_headers`). A region on a cell stays: layout
+    tables put a whole page in one table."""
+    p = doc.parent[region]
+    return p if doc.tag[region] in _ROW_GROUPS and p > doc.body and doc.tag[p] == "table" \
+        else region
+
+
+def table_headers(doc: Document, template: list[bool], region: int) -> list[bool]:
+    """Inside the content region, in place: the header rows of a table of
+    the page's own rows are content (our rule, issue 9 cause 3). Column
+    labels ("Thread", "Replies", "Price") repeat on every page of the kind,
+    so the vote calls them template, but they belong to the table: a
+    template row (or row group) of a content table that comes before a
+    content row becomes content."""
+    for t in doc.descendants(region):
+        if doc.tag[t] != "table" or template[t]:
+            continue
+        rows: list[int] = []
+        for c in doc.children[t]:
+            rows.extend(doc.children[c] if doc.tag[c] in _ROW_GROUPS else (c,))
+        first = next((r for r in rows if doc.tag[r] == "tr" and not template[r]), -1)
+        if first < 0:
+            continue
+        for r in rows:
+            if r >= first:
+                break
+            if doc.tag[r] == "tr" and template[r]:
+                for j in doc.descendants(r):
+                    template[j] = False
+                p = doc.parent[r]
+                if p != t:
+                    template[p] = False
     return template
 
 
