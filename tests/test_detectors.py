@@ -187,6 +187,7 @@ def test_text_free_fillers_follow_their_block_controls_do_not() -> None:
     # on every page (the vote maps them), an icon-only "edit" link too; the
     # fillers belong to the block that holds them, the control stays template.
     extra = ('<hr class="divider"><img class="pic" src="/p.png">'
+             '<a class="zoom" href="/p-large.png"><img src="/p.png"></a>'
              '<a class="edit" href="/edit"><i class="icon"></i></a>')
     body = "a paragraph long enough to be the page's own text " * 3
     key = page("A key page title " * 5, body, "an item of the key page " * 5, extra=extra)
@@ -197,7 +198,9 @@ def test_text_free_fillers_follow_their_block_controls_do_not() -> None:
     img = next(i for i in k.in_body() if k.classes[i] == ("pic",))
     edit = next(i for i in k.in_body() if k.classes[i] == ("edit",))
     assert m.votes[hr] == 3 and m.votes[edit] == 3
+    zoom = next(i for i in k.in_body() if k.classes[i] == ("zoom",))
     assert not m.template[hr] and not m.template[img]
+    assert not m.template[zoom] and not m.template[zoom + 1]
     assert m.template[edit] and m.template[edit + 1]
     off = VoteDetector(closure=False).fit(key, others).model_
     assert off.template[hr] and off.template[img]  # the vote alone maps them

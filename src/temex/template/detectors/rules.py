@@ -393,15 +393,20 @@ def follow_parent(doc: Document, template: list[bool], region: int) -> list[bool
     ``<br>``, pictures and icons between paragraphs are identical on every
     page, so the vote maps them, but they carry no evidence of their own:
     they belong to the block that holds them. A text-free control (an "edit"
-    icon, a share button) stays template."""
+    icon, a share button) stays template; a link around a picture (a zoom,
+    a gallery) is the picture's."""
     ignored = doc.ignored_mask()
     inside = doc.descendants(region)
     empty = [not doc.text[i] and doc.tag[i] not in CONTROL_TAGS for i in range(len(doc))]
+    picture = [doc.tag[i] == "img" for i in range(len(doc))]
     for i in reversed(inside):  # children first
-        if not empty[i]:
-            p = doc.parent[i]
-            if p >= 0:
+        if doc.tag[i] == "a" and picture[i] and not doc.text[i]:
+            empty[i] = all(empty[c] for c in doc.children[i])  # a linked picture
+        p = doc.parent[i]
+        if p >= 0:
+            if not empty[i]:
                 empty[p] = False
+            picture[p] = picture[p] or picture[i]
     for i in inside:
         if i == region or ignored[i] or not template[i]:
             continue
