@@ -39,8 +39,9 @@ from ...page.dom import Document
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
-           "content_region", "kind_mask", "mapped_mask", "record_groups", "refine_region", "subdocument",
-           "supported_mapping", "widen_to_title"]
+           "content_region", "follow_parent", "kind_mask", "mapped_mask", "record_groups",
+           "refine_region", "subdocument", "supported_mapping", "table_headers", "whole_table",
+           "widen_to_title"]
 
 
 #: Share of a mapped subtree's own text that must be repeated (same text at
