@@ -32,14 +32,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from temex.cli.eval import default_data_dir  # noqa: E402
-from temex.evaluate import gold_mask, load_site, url_to_file  # noqa: E402
-from temex.page.dom import Document  # noqa: E402
-from temex.page.files import load_file  # noqa: E402
-from temex.site.pool import choose_pages  # noqa: E402
-from temex.template.detectors import get_detector  # noqa: E402
-from temex.template.detectors.base import seen_texts  # noqa: E402
-from temex.template.detectors.rules import apply_region, record_groups  # noqa: E402
+from temex.cli.eval import default_data_dir
+from temex.evaluate import gold_mask, load_site, url_to_file
+from temex.page.dom import Document
+from temex.page.files import load_file
+from temex.site.pool import choose_pages
+from temex.template.detectors import get_detector
+from temex.template.detectors.base import seen_texts
+from temex.template.detectors.rules import apply_region, record_groups
 
 TAGS = ["a", "li", "ul", "div", "span", "p", "h", "table", "tr", "td", "form", "input", "img",
         "i", "nav", "section", "br", "hr", "button", "label", "option", "svg"]
