@@ -24,7 +24,14 @@ then each configuration is fitted and scored against the site's gold
    content F1); ties by the mean) is scored on the held-out site; and the
    worst site of each column. ``--loso`` prints only this table.
 
+6. ``--fit-vs SRC``: CPU time of fitting the default detector on every key
+   page of the shared sites (candidates chosen by each tree's own pool),
+   this clone's ``src`` against another tree's ``SRC`` (e.g. main's, from
+   ``git worktree add``), each in its own process, alternating, minimum over
+   ``--repeat`` runs; prints the ratio.
+
 Usage: python bench/bench_core.py [--data DIR] [--repeat R] [--no-content] [--loso]
+       [--fit-vs SRC]
 """
 
 from __future__ import annotations
@@ -168,6 +175,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5, help="timing repetitions (min taken)")
     ap.add_argument("--no-content", action="store_true", help="skip the content-dataset table")
     ap.add_argument("--loso", action="store_true", help="only the per-site LOSO table")
+    ap.add_argument("--fit-vs", type=Path, metavar="SRC",
+                    help="only: fit CPU time of this clone's src against another tree's src")
     args = ap.parse_args()
     data = args.data or default_data_dir()
     if data is None:
@@ -176,6 +185,8 @@ def main() -> int:
     if args.loso:
         loso_table(data)
         return 0
+    if args.fit_vs is not None:
+        return fit_vs(data, args.fit_vs.resolve(), args.repeat)
     cases = prepared(data, 6)
     sites = list(dict.fromkeys(c[0] for c in cases))
     head = "| configuration | " + " | ".join(sites) + " | mean |"
@@ -233,6 +244,56 @@ def main() -> int:
     if not args.no_content and (data / "content").is_dir():
         content_table(data / "content", configs)
     loso_table(data)
+    return 0
+
+
+#: The child process of ``--fit-vs``: imports temex from ``sys.argv[1]`` only.
+_FIT_CHILD = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from temex.evaluate import load_site, url_to_file
+from temex.page.files import load_file
+from temex.site.pool import choose_pages
+from temex.template.detectors import get_detector
+import temex
+assert Path(temex.__file__).resolve().is_relative_to(Path(sys.argv[1]).resolve())
+cases = []
+for folder in sorted((Path(sys.argv[2]) / "sites").iterdir()):
+    if not (folder / "site.json").is_file():
+        continue
+    site = load_site(folder)
+    for kp in site.key_pages:
+        f = url_to_file(site.root, kp)
+        try:
+            key = load_file(f)
+        except (OSError, ValueError):
+            continue
+        cases.append((key, choose_pages(key, f, site.root, 4)[0]))
+t0 = time.process_time()
+for key, pages in cases:
+    get_detector("vote").fit(key, pages)
+print(time.process_time() - t0)
+"""
+
+
+def fit_vs(data: Path, other: Path, repeat: int) -> int:
+    """Section 6 of the module docstring."""
+    import os
+    import subprocess
+
+    here = Path(__file__).resolve().parent.parent / "src"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    times: dict[Path, list[float]] = {here: [], other: []}
+    for _ in range(max(1, repeat)):
+        for src in (here, other):
+            out = subprocess.run([sys.executable, "-c", _FIT_CHILD, str(src), str(data)],
+                                 env=env, capture_output=True, text=True, check=True)
+            times[src].append(float(out.stdout.split()[-1]))
+    mine, theirs = min(times[here]), min(times[other])
+    print("| src | fit CPU s, default detector, every key page (min of runs) |\n|---|---|")
+    print(f"| this clone | {mine:.3f} |\n| {other} | {theirs:.3f} |")
+    print(f"| **ratio** this / other | **{mine / theirs:.2f}** |")
     return 0
 
 

@@ -113,10 +113,10 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
 # Floors a little under the figures measured with `temex eval` (n = 4, vote,
 # the defaults; docs/BENCHMARKS.md, per-site table), every shared site; they
 # catch regressions without chasing noise.
-FLOORS = {"americanpillowcase-shop": (0.92, 0.78), "digitalplant": (0.96, 0.97),
+FLOORS = {"americanpillowcase-shop": (0.92, 0.79), "digitalplant": (0.96, 0.97),
           "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
-          "klnet-forum": (0.93, 0.98), "openehr-org-archive": (0.98, 0.95),
-          "wikinotes": (0.83, 0.99)}
+          "klnet-forum": (0.97, 0.99), "openehr-org-archive": (0.98, 0.95),
+          "wikinotes": (0.87, 0.99)}
 
 
 def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
@@ -180,3 +180,53 @@ def test_page_kind_template_is_marked() -> None:
     assert m.template[div] and m.template_level(div) == "kind"
     assert not m.site_template()[div] and m.site_template()[k.tag.index("footer")]
     assert m.counts()["kind_template_nodes"] >= 4
+
+
+def test_text_free_fillers_follow_their_block_controls_do_not() -> None:
+    # A divider and a picture between the page's own paragraphs are identical
+    # on every page (the vote maps them), an icon-only "edit" link too; the
+    # fillers belong to the block that holds them, the control stays template.
+    extra = ('<hr class="divider"><img class="pic" src="/p.png">'
+             '<a class="zoom" href="/p-large.png"><img src="/p.png"></a>'
+             '<a class="edit" href="/edit"><i class="icon"></i></a>')
+    body = "a paragraph long enough to be the page's own text " * 3
+    key = page("A key page title " * 5, body, "an item of the key page " * 5, extra=extra)
+    others = [page(f"T{j}", f"other words {j} " * 9, extra=extra) for j in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    hr = k.tag.index("hr")
+    img = next(i for i in k.in_body() if k.classes[i] == ("pic",))
+    edit = next(i for i in k.in_body() if k.classes[i] == ("edit",))
+    assert m.votes[hr] == 3 and m.votes[edit] == 3
+    zoom = next(i for i in k.in_body() if k.classes[i] == ("zoom",))
+    assert not m.template[hr] and not m.template[img]
+    assert not m.template[zoom] and not m.template[zoom + 1]
+    assert m.template[edit] and m.template[edit + 1]
+    off = VoteDetector(closure=False).fit(key, others).model_
+    assert off.template[hr] and off.template[img]  # the vote alone maps them
+
+
+def test_a_listing_weighs_as_one_piece_of_content() -> None:
+    # Rows of a listing are many small content roots; a page-title slot
+    # repeated in a toolbar outweighs each of them. Merged, the listing is
+    # the region and the toolbar around it stays template.
+    def rows_of(words: str) -> str:  # cells of the key page's own words, one label cell
+        return "".join(f"<tr><td>{words} thread {k}</td><td>starter {words} {k}</td>"
+                       f"<td>on day {k} of {words}</td><td>replies</td></tr>" for k in range(8))
+    html = ("<html><body><header><a href='/'>Site</a></header><div class='page'>"
+            "<div class='bar'><span>Threads in forum</span> <span>{name}</span></div>"
+            "<table class='list'><tbody><tr><td>Thread</td><td>Starter</td><td>Date</td>"
+            "<td>Replies</td></tr></tbody><tbody>{rows}</tbody></table></div>"
+            "<footer>(c)</footer></body></html>")
+    key = parse(html.format(name="The key forum with a rather long name of its own",
+                            rows=rows_of("key")))
+    others = [parse(html.format(name=f"Forum {j}", rows=rows_of(f"other{j}")))
+              for j in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    assert k.tag[m.region] == "table"  # not only the rows' <tbody>
+    bar = next(i for i in k.in_body() if k.classes[i] == ("bar",))
+    assert all(m.template[i] for i in k.descendants(bar))
+    header = k.parent[k.text.index("Thread")]  # column labels, the same on every page
+    assert m.votes[header] == 3
+    assert not any(m.template[i] for i in k.descendants(k.parent[header]))

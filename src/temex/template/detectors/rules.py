@@ -39,8 +39,9 @@ from ...page.dom import Document
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
-           "content_region", "kind_mask", "mapped_mask", "record_groups", "refine_region", "subdocument",
-           "supported_mapping", "widen_to_title"]
+           "content_region", "follow_parent", "kind_mask", "mapped_mask", "record_groups",
+           "refine_region", "subdocument", "supported_mapping", "table_headers", "whole_table",
+           "widen_to_title"]
 
 
 #: Share of a mapped subtree's own text that must be repeated (same text at
@@ -129,8 +130,33 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
     return [s and (i in mapping) for i, s in enumerate(sup)]
 
 
+def _merge_records(doc: Document, mass: dict[int, int]) -> dict[int, int]:
+    """Content roots that are sibling records (same parent, same tag and
+    classes, digit runs abstracted, at least ``RECORD_MIN`` of them) weigh as
+    one root, their parent, and merged roots merge again when they are such
+    records themselves (cells into their row, rows into their list). Our
+    rule (issue 9 cause 3): a listing's rows, a topic's posts, a grid's cards
+    are one piece of the page's own content, not many small ones, each
+    outweighed by a title slot repeated in a breadcrumb or a toolbar."""
+    out = dict(mass)
+    changed = True
+    while changed:
+        changed = False
+        groups: dict[tuple[int, tuple[str, tuple[str, ...]]], list[int]] = {}
+        for r in out:
+            p = doc.parent[r]
+            if p > doc.body:
+                groups.setdefault((p, _signature(doc, r)), []).append(r)
+        for (p, _sig), members in groups.items():
+            if len(members) >= RECORD_MIN:
+                changed = True
+                for r in members:
+                    out[p] = out.get(p, 0) + out.pop(r)
+    return out
+
+
 def content_region(doc: Document, template: Sequence[bool],
-                   coverage: float = DEFAULT_REGION) -> int:
+                   coverage: float = DEFAULT_REGION, records: bool = True) -> int:
     """The element that holds the page's own content, or -1.
 
     Content roots are the maximal non-template subtrees of ``<body>``; each
@@ -139,7 +165,9 @@ def content_region(doc: Document, template: Sequence[bool],
     active menu items are links, paragraphs are not (the link-density signal of
     boilerplate detection). The region is the
     lowest common ancestor of the heaviest roots that together hold at least
-    ``coverage`` of that text. O(n).
+    ``coverage`` of that text. With ``records`` (issue 9), content roots
+    that are sibling records weigh as one (:func:`_merge_records`). O(n)
+    (the merge: O(n) per nesting level of records).
     """
     if doc.body < 0:
         return -1
@@ -158,6 +186,8 @@ def content_region(doc: Document, template: Sequence[bool],
     total = sum(mass.values())
     if not total:
         return -1
+    if records:
+        mass = _merge_records(doc, mass)
     chosen: list[int] = []
     acc = 0
     for r, m in sorted(mass.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -305,7 +335,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     is stored as ``info["region"]`` (-1 when none). With ``closure`` and
     ``title``, the region is first widened to the page title
     (:func:`widen_to_title`)."""
-    region = content_region(doc, template, coverage)
+    region = content_region(doc, template, coverage, records=closure)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
         # share their furniture and labels): look for the region where the
@@ -318,10 +348,12 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
             p = doc.parent[i]
             if mixed[i] and template[p] and not doc.text[p]:
                 mixed[p] = True
-        region = content_region(doc, mixed, coverage)
+        region = content_region(doc, mixed, coverage, records=closure)
     if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
                                 else inside_template)
+    if region >= 0 and closure:
+        region = whole_table(doc, region)
     if info is not None:
         info["region"] = region
     if region < 0:
@@ -337,6 +369,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if closure:
         out[region] = False
         refine_region(doc, out, region, record_share, seen)
+    if closure:
+        follow_parent(doc, out, region)
+        table_headers(doc, out, region)
     # The region's root is the element the page's content was poured into
     # (the gold's content element); it is content even when a template
     # control (an "edit" button) sits inside it. The template then is no
@@ -344,6 +379,85 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     # controls visible.
     out[region] = False
     return out
+
+
+#: Elements that make a text-free subtree a control rather than a filler
+#: (:func:`follow_parent`): a link, a button, a form field.
+CONTROL_TAGS = frozenset({"a", "button", "input", "select", "textarea", "form", "label",
+                          "iframe", "object", "embed"})
+
+
+def follow_parent(doc: Document, template: list[bool], region: int) -> list[bool]:
+    """Inside the content region, in place: a template subtree that holds no
+    text and no control (:data:`CONTROL_TAGS`) and whose parent is content
+    becomes content (our rule, issue 9 cause 4). Spacers, dividers, clearing
+    ``<br>``, pictures and icons between paragraphs are identical on every
+    page, so the vote maps them, but they carry no evidence of their own:
+    they belong to the block that holds them. A text-free control (an "edit"
+    icon, a share button) stays template; a link around a picture (a zoom,
+    a gallery) is the picture's."""
+    ignored = doc.ignored_mask()
+    inside = doc.descendants(region)
+    empty = [not doc.text[i] and doc.tag[i] not in CONTROL_TAGS for i in range(len(doc))]
+    picture = [doc.tag[i] == "img" for i in range(len(doc))]
+    for i in reversed(inside):  # children first
+        if doc.tag[i] == "a" and picture[i] and not doc.text[i]:
+            empty[i] = all(empty[c] for c in doc.children[i])  # a linked picture
+        p = doc.parent[i]
+        if p >= 0:
+            if not empty[i]:
+                empty[p] = False
+            picture[p] = picture[p] or picture[i]
+    for i in inside:
+        if i == region or ignored[i] or not template[i]:
+            continue
+        p = doc.parent[i]
+        if empty[i] and not template[p]:
+            for j in doc.descendants(i):
+                template[j] = False
+    return template
+
+
+_ROW_GROUPS = frozenset({"thead", "tbody", "tfoot"})
+
+
+def whole_table(doc: Document, region: int) -> int:
+    """A content region placed on a row group of a table (``<tbody>``) is
+    moved to the table (our rule, issue 9): the rows of a listing live in a
+    ``<tbody>`` next to the header rows of the same table; the table is the
+    unit (with :func:`table_headers`). A region on a cell stays: layout
+    tables put a whole page in one table."""
+    p = doc.parent[region]
+    return p if doc.tag[region] in _ROW_GROUPS and p > doc.body and doc.tag[p] == "table" \
+        else region
+
+
+def table_headers(doc: Document, template: list[bool], region: int) -> list[bool]:
+    """Inside the content region, in place: the header rows of a table of
+    the page's own rows are content (our rule, issue 9 cause 3). Column
+    labels ("Thread", "Replies", "Price") repeat on every page of the kind,
+    so the vote calls them template, but they belong to the table: a
+    template row (or row group) of a content table that comes before a
+    content row becomes content."""
+    for t in doc.descendants(region):
+        if doc.tag[t] != "table" or template[t]:
+            continue
+        rows: list[int] = []
+        for c in doc.children[t]:
+            rows.extend(doc.children[c] if doc.tag[c] in _ROW_GROUPS else (c,))
+        first = next((r for r in rows if doc.tag[r] == "tr" and not template[r]), -1)
+        if first < 0:
+            continue
+        for r in rows:
+            if r >= first:
+                break
+            if doc.tag[r] == "tr" and template[r]:
+                for j in doc.descendants(r):
+                    template[j] = False
+                p = doc.parent[r]
+                if p != t:
+                    template[p] = False
+    return template
 
 
 def kind_mask(doc: Document, template: Sequence[bool], region: int) -> list[bool]:

@@ -80,7 +80,11 @@ class VoteDetector(BaseDetector):
         (:func:`.rules.widen_to_title`).
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
-        lists, whole widgets) and the title rule (:func:`.rules.widen_to_title`).
+        lists, whole widgets; :func:`.rules.follow_parent`: text-free
+        fillers; :func:`.rules.table_headers`), the title rule
+        (:func:`.rules.widen_to_title`) and, placing the region, sibling
+        records weighed as one root and row groups widened to their table
+        (:func:`.rules.content_region`, :func:`.rules.whole_table`).
 
     Attributes
     ----------
