@@ -112,8 +112,8 @@ def test_report_front_matter_and_crawl_index() -> None:
     assert not c.markdown().startswith("---")
     assert front_matter({"title": 'a "b"'}) == '---\ntitle: "a \\"b\\""\n---\n\n'
     title, meta = page_meta(doc)
-    assert title == "T" and meta["author"] == "Ann" and meta["site_name"] == "S"
-    assert meta["lang"] == "en"
+    assert title == "T" and meta["authors"] == ["Ann"] and meta["site_name"] == "S"
+    assert meta["language"] == "en"
 
 
 def test_cli_content_front_matter(tmp_path: Path) -> None:
