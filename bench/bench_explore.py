@@ -9,6 +9,7 @@ and CS sizes. Prints markdown tables (per site and averages).
 
     python bench/bench_explore.py [--n 2 3 4] [--orders menu paper] [--sites NAME ...]
     python bench/bench_explore.py --loso [--n 3] [--sites NAME ...]
+    python bench/bench_explore.py --subsets 40 [--sites NAME ...]
 
 ``--loso`` (issue 9): every site's key pages are explored once per
 exploration setting of ``EXPLORE_GRID`` (load budget, kind-first links, variant
@@ -33,7 +34,7 @@ from pathlib import Path
 # run from a clone as written in the docs: this clone's src/ first
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from temex.errors import PageLoadError
+from temex.errors import PageError, PageLoadError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
 from temex.site.explore import DEFAULT_KIND_FIRST, DEFAULT_MAX_LOADS, explore, fit_exploration
 from temex.site.sources.http import HttpSource
@@ -210,6 +211,57 @@ def loso(data: Path, n: int, only: list[str] | None,
           f"{statistics.fmean(loso_loads):.2f} | |")
 
 
+def subsets(data: Path, k: int, only: list[str] | None, n: int = 3, seed: int = 0) -> None:
+    """``--subsets K``: how much page choice can give. For each key page, the
+    HTML files it links to (offline, ``temex.site.pool.local_link_order``)
+    are its live candidates; ``K`` random ``n``-subsets of them are fitted
+    with the default ``VoteDetector`` and scored; prints per key page the
+    mean and the best min(template F1, content F1), and the best subset."""
+    import random
+
+    from temex.evaluate import url_to_file
+    from temex.site.pool import load_candidate, local_link_order
+
+    rnd = random.Random(seed)
+    print(f"\n| site | key page | linked pages | mean template F1 | mean content F1 "
+          f"| best min(T, C) of {k} | best subset |")
+    print("|---|---|---|---|---|---|---|")
+    for folder in sorted((data / "sites").iterdir()):
+        if not (folder / "site.json").is_file():
+            continue
+        site = load_site(folder)
+        if only and site.name not in only:
+            continue
+        for kp in site.key_pages:
+            f = url_to_file(site.root, kp)
+            key = load_candidate(f)
+            if isinstance(key, PageError):
+                continue
+            try:
+                gold = gold_mask(key, site.content_selector, site.template_selector)
+            except NoGoldError:
+                continue
+            docs = []
+            for g in local_link_order(key, f, site.root):
+                d = load_candidate(g)
+                if not isinstance(d, PageError):
+                    docs.append((str(g.relative_to(site.root)), d))
+            if len(docs) < n:
+                print(f"| {site.name} | {kp} | {len(docs)} | | | | |")
+                continue
+            res = []
+            for _ in range(k):
+                sub = rnd.sample(docs, n)
+                model = VoteDetector().fit(key, [d for _, d in sub]).model_
+                sc = score_nodes(model.template, gold)
+                res.append((sc.template[2], sc.content[2], [r for r, _ in sub]))
+            best = max(res, key=lambda r: min(r[0], r[1]))
+            print(f"| {site.name} | {kp} | {len(docs)} | "
+                  f"{statistics.fmean(r[0] for r in res):.3f} | "
+                  f"{statistics.fmean(r[1] for r in res):.3f} | "
+                  f"{min(best[0], best[1]):.3f} | {', '.join(best[2])} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, nargs="+", default=[2, 3, 4])
@@ -229,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", choices=["on", "off"], nargs="+",
                     help="with --loso: only these variants settings in the grid")
     ap.add_argument("--no-fill", action="store_true")
+    ap.add_argument("--subsets", type=int, metavar="K",
+                    help="only the page-choice headroom table: K random 3-subsets of the "
+                         "pages each key page links to (offline files)")
     ap.add_argument("--default-only", action="store_true",
                     help="with --loso: fit the default grid point only")
     args = ap.parse_args(argv)
@@ -236,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     if data is None:
         print("no shared data (set TEMEX_DATA)", file=sys.stderr)
         return 2
+    if args.subsets:
+        subsets(data, args.subsets, args.sites)
+        return 0
     if args.loso:
         grid = None
         if args.default_only:
