@@ -124,3 +124,33 @@ def test_live_copy_test_counts_copies_of_the_key_page_only() -> None:
     assert is_copy(twin, [key, other])  # a copy of another candidate
     assert not is_copy(twin, [key, other], key_only=True)  # not of the key page
     assert is_copy(page(ARTICLE * 2 + " variant"), [key, other], key_only=True)
+
+
+def test_variants_last_is_linear_and_matches_the_pairwise_rule() -> None:
+    import random
+
+    from temex.site.duplicates import variant_urls
+    from temex.site.explore import variants_last
+    from temex.site.links import Link
+    rnd = random.Random(1)
+
+    def url() -> str:
+        words = [rnd.choice("abc") if i < 5 else rnd.choice("abcdef")
+                 for i in range(rnd.randint(1, 9))]
+        return "http://x.org" + rnd.choice(["/p/", "/q/"]) + "-".join(words) + ".html"
+
+    demoted = 0
+    for _ in range(100):
+        key = url()
+        urls = dict.fromkeys(url() for _ in range(25))
+        links = [Link(u, i, (i,), "") for i, u in enumerate(urls)]
+        first: list[str] = []
+        later: list[str] = []
+        for ln in links:
+            if variant_urls(ln.url, key) or any(variant_urls(ln.url, o) for o in first):
+                later.append(ln.url)
+            else:
+                first.append(ln.url)
+        assert [ln.url for ln in variants_last(links, key)] == first + later
+        demoted += len(later)
+    assert demoted > 0

@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from ..page.dom import Document
 
 __all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_pages", "is_copy",
-           "normalise_url", "shingles", "variant_urls", "word_shingles"]
+           "normalise_url", "shingles", "variant_keys", "variant_urls", "word_shingles"]
 
 #: Containment of page-specific shingles from which two pages are copies.
 #: Chosen leave-one-site-out with the other issue 9 parameters
@@ -183,3 +183,14 @@ def variant_urls(a: str, b: str) -> bool:
         common += 1
     return (common >= VARIANT_PREFIX and len(wa) - common <= VARIANT_TAIL
             and len(wb) - common <= VARIANT_TAIL)
+
+
+def variant_keys(url: str) -> list[tuple[str, ...]]:
+    """Keys such that two URLs that are :func:`variant_urls` share one (the
+    folder and a common slug prefix long enough for both): at most
+    ``VARIANT_TAIL + 1`` keys, so that a page's links are grouped in O(L)
+    instead of compared pairwise. Sharing a key implies variants unless the
+    two slugs are equal."""
+    head, words = _slug(url)
+    return [(head, *words[:c])
+            for c in range(max(VARIANT_PREFIX, len(words) - VARIANT_TAIL), len(words) + 1)]

@@ -22,7 +22,7 @@ from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
 from .defaults import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
-from .duplicates import DEFAULT_DUPLICATE, normalise_url, variant_urls
+from .duplicates import DEFAULT_DUPLICATE, normalise_url, variant_keys, variant_urls
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
 from .pool import similarity, url_pattern
@@ -141,7 +141,11 @@ def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     """``links`` with ``k`` links moved to the front, order otherwise kept:
     those of the key page's kind (the same :func:`temex.site.pool.url_pattern`)
     first, then its siblings (the same :func:`sibling_pattern`), as the
-    offline pool does (:mod:`temex.site.pool`)."""
+    offline pool does (:mod:`temex.site.pool`). A departure from the
+    hyperlink paper's Alg. 1 (sortLinks), which orders by link relevance
+    only (issue 9: a product is best compared with products). A variant put
+    last by :func:`variants_last` still comes forward when its kind has
+    fewer than ``k`` other links."""
     if k <= 0:
         return links
     kind, sib = _kind(key_url), sibling_pattern(key_url)
@@ -156,14 +160,21 @@ def variants_last(links: list[Link], key_url: str) -> list[Link]:
     """``links`` with variants of the key page or of an earlier link
     (:func:`temex.site.duplicates.variant_urls`: one product's colours and
     sizes) moved to the end, order otherwise kept (issue 9: loaded, they are
-    near-duplicates and waste a load each). O(L²) URL comparisons."""
+    near-duplicates and waste a load each). O(L) through
+    :func:`temex.site.duplicates.variant_keys`."""
+    seen: dict[tuple[str, ...], str] = {}
+    for kk in variant_keys(key_url):
+        seen.setdefault(kk, key_url)
     first: list[Link] = []
     later: list[Link] = []
     for ln in links:
-        if variant_urls(ln.url, key_url) or any(variant_urls(ln.url, o.url) for o in first):
+        keys = variant_keys(ln.url)
+        if any(kk in seen and variant_urls(ln.url, seen[kk]) for kk in keys):
             later.append(ln)
-        else:
-            first.append(ln)
+            continue
+        first.append(ln)
+        for kk in keys:
+            seen.setdefault(kk, ln.url)
     return first + later
 
 
