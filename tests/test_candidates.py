@@ -124,6 +124,47 @@ def test_real_site_over_http(site_name: str) -> None:
     assert max(s.template[2], s.content[2]) > 0.5
 
 
+#: Live floors (issue 9), node F1 template / content with every key page
+#: pooled, explored with the defaults over HTTP: the figures of
+#: ``bench/bench_explore.py --loso --default-only`` (docs/EXPLORATION.md)
+#: rounded down, less 0.01.
+LIVE_FLOORS = {"americanpillowcase-shop": (0.92, 0.79), "digitalplant": (0.90, 0.94),
+               "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
+               "klnet-forum": (0.95, 0.98), "openehr-org-archive": (0.98, 0.95),
+               "wikinotes": (0.85, 0.99)}
+
+
+@pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
+@pytest.mark.parametrize("site_name", sorted(LIVE_FLOORS))
+def test_live_floors_and_budget(site_name: str) -> None:
+    """Every shared site explored from each key page with the defaults: the
+    pooled F1 floors hold and the loads (requests, key page included) stay
+    within the budget: at most ``DEFAULT_MAX_LOADS`` each, 4 on average."""
+    from temex.site.defaults import DEFAULT_MAX_LOADS
+    assert DATA is not None
+    folder = DATA / "sites" / site_name
+    if not folder.is_dir():
+        pytest.skip(f"{site_name} not in the shared data")
+    site = load_site(folder)
+    total = None
+    requests = []
+    with serve_folder(site.root) as base:
+        for kp in site.key_pages:
+            ex = explore(base + kp, source=HttpSource(concurrency=2))
+            requests.append(ex.requests)
+            try:
+                gold = gold_mask(ex.key, site.content_selector, site.template_selector)
+            except NoGoldError:
+                continue
+            s = score_nodes(fit_exploration(ex).template, gold)
+            total = s if total is None else total + s
+    assert total is not None
+    t_floor, c_floor = LIVE_FLOORS[site_name]
+    assert total.template[2] >= t_floor, (site_name, total.as_dict())
+    assert total.content[2] >= c_floor, (site_name, total.as_dict())
+    assert max(requests) <= DEFAULT_MAX_LOADS and sum(requests) <= 4 * len(requests)
+
+
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 def test_mirror_source_offline_matches_http() -> None:
     assert DATA is not None

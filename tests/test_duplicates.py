@@ -69,3 +69,88 @@ def test_offline_pool_prefers_the_key_page_kind_and_drops_copies(tmp_path) -> No
     pages, _, _ = choose_pages(key, tmp_path / "item-9.html", tmp_path, 3, pool_size=3)  # type: ignore[arg-type]
     names = sorted(p.url.rsplit("/", 1)[1] for p in pages)
     assert names == ["item-1.html", "item-2.html", "item-3.html"]  # item-0 is a copy
+
+
+def test_variant_urls_are_one_item_in_another_colour_or_size() -> None:
+    from temex.site.duplicates import variant_urls
+    base = "http://x.org/shop/products/"
+    gray = base + "cotton-body-pillow-cover-20-x-54-envelope-closure-gray.html"
+    blue = base + "cotton-body-pillow-cover-20-x-54-envelope-closure-cadet-blue.html"
+    assert variant_urls(gray, blue) and variant_urls(blue, gray)
+    assert not variant_urls(gray, gray)
+    # items that only start alike, other folders, short slugs: not variants
+    assert not variant_urls(base + "how-to-write-a-good-title.html",
+                            base + "how-to-choose-a-pillow-for-your-bed.html")
+    assert not variant_urls(gray, "http://x.org/shop/sale/" + gray.rsplit("/", 1)[1])
+    assert not variant_urls("http://x.org/notes/monday-march-5/",
+                            "http://x.org/notes/monday-march-19/")
+    assert not variant_urls(gray, base + "cotton-body-pillow-cover-20-x-54-with-a-long-"
+                                         "different-tail-of-many-words.html")
+
+
+def test_live_order_puts_the_key_kind_first_and_variants_last() -> None:
+    from temex.site.explore import kind_front, sibling_pattern, variants_last
+    from temex.site.links import Link
+
+    def links(*paths: str) -> list[Link]:
+        return [Link("http://x.org" + p, k, (k,), p) for k, p in enumerate(paths)]
+
+    key = "http://x.org/c/pillows/products/soft-cotton-pillow-case-set-white.html"
+    order = links("/", "/c/towels.html", "/pages/about.html",
+                  "/c/pillows/products/soft-cotton-pillow-case-set-blue.html",
+                  "/c/pillows/products/firm-foam-pillow.html",
+                  "/c/pillows/products/silk-pillow-case.html")
+    got = [ln.url[len("http://x.org"):] for ln in kind_front(variants_last(order, key), key, 3)]
+    # the two other products first, the variant of the key page's product after them
+    assert got[:3] == ["/c/pillows/products/firm-foam-pillow.html",
+                       "/c/pillows/products/silk-pillow-case.html",
+                       "/c/pillows/products/soft-cotton-pillow-case-set-blue.html"]
+    assert [ln.url for ln in variants_last(order, key)][-1].endswith("set-blue.html")
+    assert kind_front(order, key, 0) == order
+    # a collection's siblings are the other collections of its folder
+    coll = "http://x.org/c/bedding.html"
+    assert sibling_pattern(coll) == sibling_pattern("http://x.org/c/towels.html")
+    assert sibling_pattern(coll) != sibling_pattern(key)
+    got = [ln.url[len("http://x.org"):] for ln in kind_front(order, coll, 3)]
+    assert got[0] == "/c/towels.html"
+
+
+def test_live_copy_test_counts_copies_of_the_key_page_only() -> None:
+    key = page(ARTICLE * 2)
+    other = page("entirely different words about another topic seen on a page of the site "
+                 "with a long description shared by two products of the shop")
+    twin = page("entirely different words about another topic seen on a page of the site "
+                "with a long description shared by two products of the shop, in blue")
+    assert is_copy(twin, [key, other])  # a copy of another candidate
+    assert not is_copy(twin, [key, other], key_only=True)  # not of the key page
+    assert is_copy(page(ARTICLE * 2 + " variant"), [key, other], key_only=True)
+
+
+def test_variants_last_is_linear_and_matches_the_pairwise_rule() -> None:
+    import random
+
+    from temex.site.duplicates import variant_urls
+    from temex.site.explore import variants_last
+    from temex.site.links import Link
+    rnd = random.Random(1)
+
+    def url() -> str:
+        words = [rnd.choice("abc") if i < 5 else rnd.choice("abcdef")
+                 for i in range(rnd.randint(1, 9))]
+        return "http://x.org" + rnd.choice(["/p/", "/q/"]) + "-".join(words) + ".html"
+
+    demoted = 0
+    for _ in range(100):
+        key = url()
+        urls = dict.fromkeys(url() for _ in range(25))
+        links = [Link(u, i, (i,), "") for i, u in enumerate(urls)]
+        first: list[str] = []
+        later: list[str] = []
+        for ln in links:
+            if variant_urls(ln.url, key) or any(variant_urls(ln.url, o) for o in first):
+                later.append(ln.url)
+            else:
+                first.append(ln.url)
+        assert [ln.url for ln in variants_last(links, key)] == first + later
+        demoted += len(later)
+    assert demoted > 0

@@ -26,10 +26,16 @@ Departures:
   That never loads a page the sequential algorithm would not have loaded;
 * a page whose final URL (after redirects) is the key page or a page already
   loaded is skipped, and links are matched through redirects;
-* a page whose text is a near-duplicate of the key page or of a page already
-  kept (:func:`temex.site.duplicates.is_copy`: the same page under another
-  URL, a variant of one product) is skipped (issue 9): it would vote the key
-  page's own content into the template.
+* a page whose text is a near-duplicate of the key page
+  (:func:`temex.site.duplicates.is_copy`: the same page under another URL, a
+  variant of one product, a list embedding the key page) is skipped (issue
+  9): it would vote the key page's own content into the template. The
+  template's text is estimated from the key page and the pages kept (text
+  in two or more of them), but only copies *of the key page* are skipped: a
+  page sharing text with another candidate and not with the key page cannot
+  vote the key page's content into the template, and on the shop two
+  different products sharing a long description were dropped that way
+  (docs/EXPLORATION.md).
 """
 
 from __future__ import annotations
@@ -174,7 +180,8 @@ async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int =
                                             "(redirect)"))
                 continue
             if duplicate is not None and is_copy(
-                    page, [key, *(res.pages[u] for u in loaded_order)], duplicate):
+                    page, [key, *(res.pages[u] for u in loaded_order)], duplicate,
+                    key_only=True):
                 res.errors.append(PageError(link, "near-duplicate of an explored page"))
                 if progress:
                     progress(link, "skipped: near-duplicate", loads, max_loads)

@@ -14,7 +14,13 @@ repeated and is called template. Candidates are compared by their text:
   (containment, not resemblance, so that a listing embedding a post is caught),
   the later page is a copy and is dropped;
 * :func:`normalise_url`: live exploration drops session-id and sorting
-  query parameters before deciding whether a URL was seen.
+  query parameters before deciding whether a URL was seen;
+* :func:`variant_urls`: before loading anything, two URLs in one folder
+  whose last segments are slugs of one long common word prefix and short
+  different tails (``...-closure-gray.html``, ``...-closure-cadet-blue.html``:
+  the colours or sizes of one product, the editions of one item) name
+  variants of one page; live exploration tries them last, since loaded they
+  are near-duplicates (the text test above) and each costs a load.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from ..page.dom import Document
 
 __all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_pages", "is_copy",
-           "normalise_url", "shingles", "word_shingles"]
+           "normalise_url", "shingles", "variant_keys", "variant_urls", "word_shingles"]
 
 #: Containment of page-specific shingles from which two pages are copies.
 #: Chosen leave-one-site-out with the other issue 9 parameters
@@ -110,22 +116,25 @@ RAW_COPY = 0.95
 
 
 def is_copy(page: Document, kept: Sequence[Document],
-            duplicate: float = DEFAULT_DUPLICATE) -> bool:
+            duplicate: float = DEFAULT_DUPLICATE, key_only: bool = False) -> bool:
     """True when ``page`` is a near-duplicate of one of ``kept`` (the key page
     first, then the pages kept so far, distinct from each other). Shingles
     found in two or more of ``kept`` are the template's text (distinct pages
     share little else) and are set aside first; with the key page alone, the
-    test is on every shingle with :data:`RAW_COPY`. Used by live exploration
-    on each loaded page."""
+    test is on every shingle with :data:`RAW_COPY`. With ``key_only`` only
+    copies of ``kept[0]`` count (the other pages still tell the template's
+    text); live exploration (:mod:`temex.site.candidates`) uses that on each
+    loaded page."""
     if len(kept) < 2:
-        return any(_copies(shingles(page), shingles(k), RAW_COPY) for k in kept)
+        return any(_copies(shingles(page), shingles(k), RAW_COPY) for k in kept[:1])
     df: dict[int, int] = {}
     for d in kept:
         for h in shingles(d):
             df[h] = df.get(h, 0) + 1
     common = {h for h, c in df.items() if c >= 2}
     mine = shingles(page) - common
-    return any(_copies(mine, shingles(k) - common, duplicate) for k in kept)
+    return any(_copies(mine, shingles(k) - common, duplicate)
+               for k in (kept[:1] if key_only else kept))
 
 
 def normalise_url(url: str) -> str:
@@ -136,3 +145,52 @@ def normalise_url(url: str) -> str:
     query = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
                    if k.lower() not in VOLATILE_PARAMS)
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), ""))
+
+
+#: :func:`variant_urls`: the slugs of two variants share at least this many
+#: leading words, and each differs in at most :data:`VARIANT_TAIL` trailing
+#: words (a colour, a size, an edition); shorter common prefixes are
+#: different items that start alike (``how-to-...``, ``wholesale-box-of-...``).
+VARIANT_PREFIX = 4
+VARIANT_TAIL = 3
+
+_SLUG_SEP = re.compile(r"[-_]+")
+
+
+def _slug(url: str) -> tuple[str, list[str]]:
+    """(scheme, host and folder; words of the last segment without extension)."""
+    parts = urlsplit(url)
+    head, _, last = parts.path.rstrip("/").rpartition("/")
+    stem = last.rpartition(".")[0] if "." in last else last
+    return (f"{parts.scheme}://{parts.netloc}{head}?{parts.query}",
+            [w for w in _SLUG_SEP.split(stem.lower()) if w])
+
+
+def variant_urls(a: str, b: str) -> bool:
+    """True when URLs ``a`` and ``b`` look like two variants of one page
+    (module docstring): same folder and query, last segments of at least
+    :data:`VARIANT_PREFIX` common leading words followed by at most
+    :data:`VARIANT_TAIL` different words each. Equal URLs are not variants.
+    O(len(a) + len(b))."""
+    head_a, wa = _slug(a)
+    head_b, wb = _slug(b)
+    if head_a != head_b or wa == wb:
+        return False
+    common = 0
+    for x, y in zip(wa, wb):
+        if x != y:
+            break
+        common += 1
+    return (common >= VARIANT_PREFIX and len(wa) - common <= VARIANT_TAIL
+            and len(wb) - common <= VARIANT_TAIL)
+
+
+def variant_keys(url: str) -> list[tuple[str, ...]]:
+    """Keys such that two URLs that are :func:`variant_urls` share one (the
+    folder and a common slug prefix long enough for both): at most
+    ``VARIANT_TAIL + 1`` keys, so that a page's links are grouped in O(L)
+    instead of compared pairwise. Sharing a key implies variants unless the
+    two slugs are equal."""
+    head, words = _slug(url)
+    return [(head, *words[:c])
+            for c in range(max(VARIANT_PREFIX, len(words) - VARIANT_TAIL), len(words) + 1)]

@@ -22,7 +22,7 @@ from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
 from .defaults import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
-from .duplicates import DEFAULT_DUPLICATE, normalise_url
+from .duplicates import DEFAULT_DUPLICATE, normalise_url, variant_keys, variant_urls
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
 from .pool import similarity, url_pattern
@@ -30,8 +30,10 @@ from .sources.base import PageSource
 from .sources.http import HttpSource
 
 __all__ = [
+    "DEFAULT_KIND_FIRST",
     "DEFAULT_MAX_LOADS",
     "DEFAULT_N",
+    "DEFAULT_VARIANTS",
     "ORDERS",
     "Exploration",
     "explore",
@@ -40,12 +42,14 @@ __all__ = [
     "load_document",
 ]
 
-#: Links of the key page's own kind (:func:`temex.site.pool.url_pattern`)
-#: moved to the front of the link order (issue 9). Measured on the shared
-#: sites (docs/EXPLORATION.md): 0, 1 and 3 give the same worst site, and 0
-#: the fewest loads besides 3, which loses content F1 on the shop; off by
-#: default.
-DEFAULT_KIND_FIRST = 0
+#: Links of the key page's own kind (:func:`temex.site.pool.url_pattern`),
+#: then of its folder (:func:`sibling_pattern`), moved to the front of the
+#: link order (issue 9): a product is best compared with products, a
+#: collection with collections. Chosen leave-one-site-out among 0 and 3 with
+#: ``variants`` (docs/EXPLORATION.md, ``bench/bench_explore.py --loso``).
+DEFAULT_KIND_FIRST = 3
+#: Variants of one page (:func:`temex.site.duplicates.variant_urls`) go last.
+DEFAULT_VARIANTS = True
 
 
 @dataclass
@@ -121,15 +125,57 @@ def _kind(url: str) -> str:
     return url_pattern(parts.path + ("?" + parts.query if parts.query else ""))
 
 
+def sibling_pattern(url: str) -> str:
+    """The key page's folder as a pattern: :func:`temex.site.pool.url_pattern`
+    of the parent path, any last segment with the same extension (and
+    trailing slash): ``/collections/a.html`` and ``/collections/b.html`` are
+    siblings, ``/collections/a/products/b.html`` is not."""
+    parts = urlsplit(url)
+    head, _, last = parts.path.rstrip("/").rpartition("/")
+    ext = last.rpartition(".")[2] if "." in last else ""
+    return (url_pattern(head) + "/*" + ("." + ext if ext else "")
+            + ("/" if parts.path.endswith("/") else ""))
+
+
 def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
-    """``links`` with the first ``k`` links of the key page's kind (the same
-    :func:`temex.site.pool.url_pattern`) moved to the front, order kept."""
+    """``links`` with ``k`` links moved to the front, order otherwise kept:
+    those of the key page's kind (the same :func:`temex.site.pool.url_pattern`)
+    first, then its siblings (the same :func:`sibling_pattern`), as the
+    offline pool does (:mod:`temex.site.pool`). A departure from the
+    hyperlink paper's Alg. 1 (sortLinks), which orders by link relevance
+    only (issue 9: a product is best compared with products). A variant put
+    last by :func:`variants_last` still comes forward when its kind has
+    fewer than ``k`` other links."""
     if k <= 0:
         return links
-    kind = _kind(key_url)
-    front = [ln for ln in links if _kind(ln.url) == kind][:k]
+    kind, sib = _kind(key_url), sibling_pattern(key_url)
+    same = [ln for ln in links if _kind(ln.url) == kind]
+    near = [ln for ln in links if _kind(ln.url) != kind and sibling_pattern(ln.url) == sib]
+    front = (same + near)[:k]
     chosen = {id(ln) for ln in front}
     return front + [ln for ln in links if id(ln) not in chosen]
+
+
+def variants_last(links: list[Link], key_url: str) -> list[Link]:
+    """``links`` with variants of the key page or of an earlier link
+    (:func:`temex.site.duplicates.variant_urls`: one product's colours and
+    sizes) moved to the end, order otherwise kept (issue 9: loaded, they are
+    near-duplicates and waste a load each). O(L) through
+    :func:`temex.site.duplicates.variant_keys`."""
+    seen: dict[tuple[str, ...], str] = {}
+    for kk in variant_keys(key_url):
+        seen.setdefault(kk, key_url)
+    first: list[Link] = []
+    later: list[Link] = []
+    for ln in links:
+        keys = variant_keys(ln.url)
+        if any(kk in seen and variant_urls(ln.url, seen[kk]) for kk in keys):
+            later.append(ln)
+            continue
+        first.append(ln)
+        for kk in keys:
+            seen.setdefault(kk, ln.url)
+    return first + later
 
 
 def fill_pages(key: Document, pages: dict[str, Document], cs: list[str], n: int) -> list[str]:
@@ -177,8 +223,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
                         order: str = "menu", concurrency: int = 4,
                         progress: Progress | None = None,
                         duplicate: float | None = DEFAULT_DUPLICATE,
-                        kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True
-                        ) -> Exploration:
+                        kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
+                        variants: bool = DEFAULT_VARIANTS) -> Exploration:
     """Find ``n`` pages sharing the template of the page at ``url``.
 
     Parameters
@@ -208,12 +254,15 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         (:mod:`temex.site.duplicates`); None keeps copies.
     kind_first : int
         How many links of the key page's kind (same
-        :func:`temex.site.pool.url_pattern`) go first (issue 9: a product is
-        best compared with products, a topic with topics; default 0, see
-        ``DEFAULT_KIND_FIRST``).
+        :func:`temex.site.pool.url_pattern`), then of its folder, go first
+        (issue 9: a product is best compared with products, a topic with
+        topics; see ``DEFAULT_KIND_FIRST`` and :func:`kind_front`).
     fill : bool
         When no ``n``-CS is found, add the other loaded pages most like the
         key page (same kind first, then :func:`temex.site.pool.similarity`).
+    variants : bool
+        Try links that look like variants of the key page or of an earlier
+        link (:func:`temex.site.duplicates.variant_urls`) last.
 
     Raises
     ------
@@ -250,6 +299,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
             ordered = sort_links(key, links, key.url)
         else:
             ordered = links
+        if variants:
+            ordered = variants_last(ordered, key.url)
         ordered = kind_front(ordered, key.url, kind_first)
         t2 = time.perf_counter()
 
@@ -278,14 +329,15 @@ def explore(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
             source: PageSource | None = None, same_host: bool = False, order: str = "menu",
             concurrency: int = 4, progress: Progress | None = None,
             duplicate: float | None = DEFAULT_DUPLICATE,
-            kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True) -> Exploration:
+            kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
+            variants: bool = DEFAULT_VARIANTS) -> Exploration:
     """Blocking wrapper of :func:`explore_async` (runs its own event loop;
     do not call from inside a running loop)."""
     return asyncio.run(explore_async(url, n=n, max_loads=max_loads, source=source,
                                      same_host=same_host, order=order,
                                      concurrency=concurrency, progress=progress,
                                      duplicate=duplicate, kind_first=kind_first,
-                                     fill=fill))
+                                     fill=fill, variants=variants))
 
 
 def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateModel:
