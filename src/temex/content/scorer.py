@@ -163,7 +163,7 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
     # (negative, positive, comment) name verdicts once per distinct id/class set
     # (_name_verdicts) and once per node (posself, comm_self), not per use
     posself = [False] * nn
-    comm_self = [False] * nn
+    comm = [False] * nn  # inside an element named like a comment section
     for i in range(body, end):
         p = parent[i] if i != body else -1
         t = tag[i]
@@ -172,10 +172,11 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
         if key in bit:
             m |= bit[key]
         anc[i] = m
-        ng = ps = False
+        ng = ps = cm = False
         if ids[i] or classes[i]:
-            ng, ps, comm_self[i] = _name_verdicts(ids[i], classes[i])
+            ng, ps, cm = _name_verdicts(ids[i], classes[i])
             posself[i] = ps
+        comm[i] = (comm[p] if p >= 0 else False) or cm
         negself[i] = ng
         negc[i] = (negc[p] if p >= 0 else 0) + ng
         posc[i] = (posc[p] if p >= 0 else 0) + ps
@@ -204,10 +205,6 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
         if tag[nd_of[b]] == "h1":
             first_h1 = b
             break
-    comm = [False] * nn
-    for i in range(body, end):
-        p0 = parent[i] if i != body else -1
-        comm[i] = (comm[p0] if p0 >= 0 else False) or comm_self[i]
     region, region_end = rule["region"], rule["region"] + doc.size[rule["region"]] \
         if rule["region"] >= 0 else 0
     region_share = sc[region] / total if region >= 0 else 0.0
