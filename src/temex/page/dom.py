@@ -679,9 +679,9 @@ def _flatten(doc: Document, root: LexborNode, max_elements: int = DEFAULT_MAX_EL
     for i in range(1, n):
         p = parent[i]
         if p >= 0:
-            k = kids[p]
-            position[i] = len(k)
-            k.append(i)
+            siblings = kids[p]
+            position[i] = len(siblings)
+            siblings.append(i)
             depth[i] = depth[p] + 1
     size = [1] * n
     for i in range(n - 1, 0, -1):  # reverse pre-order: children before parents
