@@ -319,8 +319,8 @@ def context_features(doc: Document, blocks: Blocks, s1: Sequence[float]) -> list
         gp = parent[p] if p != body else body
         ggp = parent[gp] if gp != body else body
         lo, hi = max(0, b - 2), min(n, b + 3)
-        wc = sum(chars[k] for k in range(lo, hi))
-        win = sum(s1[k] * chars[k] for k in range(lo, hi)) / wc if wc else 0.0
+        wc = sum(chars[lo:hi])  # slices: the same sums, in the same order
+        win = sum(map(operator.mul, s1[lo:hi], chars[lo:hi])) / wc if wc else 0.0
         out.append([_logit(s1[b]), s1[b - 1] if b else 0.0, s1[b + 1] if b + 1 < n else 0.0,
                     ws[p] / cs[p] if cs[p] else 0.0, ws[gp] / cs[gp] if cs[gp] else 0.0,
                     ws[ggp] / cs[ggp] if cs[ggp] else 0.0, win, page])
