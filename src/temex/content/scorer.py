@@ -100,10 +100,11 @@ _NEG_PREFIXES = _NEGATIVE[:29]
 _NEG_WORDS = frozenset(_NEGATIVE[29:])
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _name_verdicts(id_: str, classes: tuple[str, ...]) -> tuple[bool, bool, bool]:
     """(negative, positive, comment-like) verdicts of an element's ``id`` and
-    classes, cached across pages: a site repeats its names on every page."""
+    classes, cached across pages: a site repeats its names on every page
+    (4,096 entries, about a megabyte: a worker's memory stays flat)."""
     words: list[str] = []
     for value in (id_, *classes):
         low = value.lower()

@@ -13,8 +13,9 @@ whitespace collapsed. Comments and the doctype are dropped.
 Every traversal here is iterative: real pages can be nested thousands of levels
 deep and Python's recursion limit is 1,000.
 
-Cost: O(n) time and memory for n elements; building the arrays costs about as
-much again as Lexbor's parse itself (see bench/bench_core.py).
+Cost: O(n) time and memory for n elements; building the arrays costs several
+times Lexbor's parse itself, most of it interpreter work per element
+(``bench/bench_speed.py``, docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
