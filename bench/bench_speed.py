@@ -324,7 +324,7 @@ def side_by_side(args: argparse.Namespace) -> int:
         print(f"| {label} ({pa} pages; worker peak RSS {rb:.0f} / {ra:.0f} MB) | "
               f"{1000 * sb / pb:.2f} | {sb / bb:.2f} | {1000 * sa / pa:.2f} | {sa / ba:.2f} | "
               f"{sa / sb:.2f} | {pa / sa:.0f} |")
-    (hb, eb), (ha, ea) = start["before"], start["after"]
+    (hb, _), (ha, ea) = start["before"], start["after"]
     print(f"| `temex --help` CPU ms (`python -c pass`: {1000 * ea:.0f} ms) | {1000 * hb:.0f} | | "
           f"{1000 * ha:.0f} | | {ha / hb:.2f} | |")
     return 0

@@ -24,8 +24,8 @@ import codecs
 import re
 from collections import Counter
 from collections.abc import Iterator
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
