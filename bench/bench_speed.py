@@ -29,11 +29,19 @@ Rows:
 Run: ``.venv/bin/python bench/bench_speed.py`` (``--quick`` for a subset;
 ``--no-batch`` to skip the batch rows). Works on older trees too (the "before"
 column of docs/BENCHMARKS.md was taken on main with the same script).
+
+Before and after in one run: ``--vs OTHER_SRC`` (another tree's ``src/``,
+e.g. ``git worktree add /tmp/before MAIN`` then ``--vs /tmp/before/src``)
+starts one worker process per tree and interleaves them site by site (the
+order flipped every site; batch and start-up rows alternate too); each
+tree's ratios are to the Lexbor parse timed by its own worker on the same
+pages, and the ``after / before`` column compares the two trees directly.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -42,14 +50,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
 HERE = Path(__file__).resolve().parent
 # run from a clone as written in the docs: this clone's src/ first (tests/ for the
-# reference DOM builder)
+# reference DOM builder); a --vs worker measures the tree named by _TREE_ENV
+_TREE_ENV = "TEMEX_BENCH_TREE"
 sys.path.insert(0, str(HERE.parent / "tests"))
-sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, os.environ.get(_TREE_ENV) or str(HERE.parent / "src"))
 
 from temex.cli.eval import default_data_dir
 from temex.content.extract import extract_content, main_content
@@ -147,7 +157,8 @@ def page_paths(all_sites: list[list[Path]], repeat: int) -> dict[str, tuple[floa
     return {k: (v[0], v[1], n) for k, v in rows.items()}
 
 
-def batch_rows(data: Path, quick: bool) -> list[tuple[str, float, float, int, float]]:
+def batch_rows(data: Path, quick: bool, workers: tuple[int, ...] = (1, 2)
+               ) -> list[tuple[str, float, float, int, float]]:
     """(row, CPU seconds, Lexbor seconds of the same pages, pages, peak RSS MB)."""
     from temex.batch.pipeline import BatchOptions, run_batch
 
@@ -169,7 +180,7 @@ def batch_rows(data: Path, quick: bool) -> list[tuple[str, float, float, int, fl
         pages = sorted((tmp / "in").rglob("*.html"))
         base = sum(lexbor(p.read_bytes()) for p in pages)
         out = []
-        for w in (1, 2):
+        for w in workers:
             dst = tmp / f"out{w}"
             c0, k0, t0 = cpu(), children_cpu(), time.perf_counter()
             s = run_batch(inputs, dst, BatchOptions(), workers=w, progress=False)
@@ -224,12 +235,115 @@ def startup(repeat: int) -> tuple[float, float]:
     return run(["-m", "temex", "--help"]), run(["-c", "pass"])
 
 
+def worker(args: argparse.Namespace) -> int:
+    """``--worker``: answer timing requests on stdin, one JSON line each, for
+    the tree on ``sys.path`` (``--vs`` runs one worker per tree and
+    interleaves their requests)."""
+    data = data_dir()
+    all_sites = sites(data, args.quick)
+    for line in sys.stdin:
+        cmd = line.split()
+        out: Any
+        if cmd[0] == "site":
+            out = page_paths([all_sites[int(cmd[1])]], args.repeat)
+        elif cmd[0] == "extract":
+            out = extract_rows(data, args.repeat)
+        elif cmd[0] == "batch":
+            out = batch_rows(data, args.quick, workers=(int(cmd[1]),))
+        elif cmd[0] == "startup":
+            out = startup(max(3, args.repeat))
+        else:
+            out = None
+        print(json.dumps(out), flush=True)
+    return 0
+
+
+def side_by_side(args: argparse.Namespace) -> int:
+    """``--vs OTHER_SRC``: every row for the other tree ("before") and this
+    one ("after") in one run: two worker processes, requests interleaved site
+    by site (the order flipped every site), each tree's times as ratios to
+    the Lexbor parse it timed itself on the same pages."""
+    trees = {"before": str(Path(args.vs).resolve()), "after": str(HERE.parent / "src")}
+    procs = {}
+    for name, tree in trees.items():
+        env = dict(os.environ)
+        env[_TREE_ENV] = tree
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--worker",
+               "--repeat", str(args.repeat)] + (["--quick"] if args.quick else [])
+        procs[name] = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, text=True)
+
+    def ask(name: str, request: str) -> Any:
+        p = procs[name]
+        assert p.stdin is not None and p.stdout is not None
+        p.stdin.write(request + "\n")
+        p.stdin.flush()
+        return json.loads(p.stdout.readline())
+
+    order = ["before", "after"]
+    rows: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
+    for k in range(len(sites(data_dir(), args.quick))):
+        for name in order:
+            for row, (t, base, n) in ask(name, f"site {k}").items():
+                acc = rows[name].setdefault(row, [0.0, 0.0, 0])
+                acc[0] += t
+                acc[1] += base
+                acc[2] += n
+        order.reverse()
+    extract = {name: ask(name, "extract") for name in ("before", "after")}
+    batch: dict[str, list[Any]] = {"before": [], "after": []}
+    if not args.no_batch:
+        for w in (1, 2):
+            for name in ("before", "after") if w == 1 else ("after", "before"):
+                batch[name] += ask(name, f"batch {w}")
+    start = {name: ask(name, "startup") for name in ("after", "before")}
+    for p in procs.values():
+        assert p.stdin is not None
+        p.stdin.close()
+        p.wait()
+    n = int(rows["after"]["Lexbor parse"][2])
+    print(f"Pages: {n} ({', '.join(DATASETS)}); before = {trees['before']}, after = "
+          f"{trees['after']}; Lexbor parse {1000 * rows['before']['Lexbor parse'][0] / n:.2f} / "
+          f"{1000 * rows['after']['Lexbor parse'][0] / n:.2f} ms/page (before / after run).\n")
+    print("| path | before: ms/page | before: x Lexbor | after: ms/page | after: x Lexbor "
+          "| after / before | after: pages/s per core |")
+    print("|---|---|---|---|---|---|---|")
+    for row in rows["after"]:
+        if row not in rows["before"]:
+            continue
+        (tb, bb, nb), (ta, ba, na) = rows["before"][row], rows["after"][row]
+        print(f"| {row} | {1000 * tb / nb:.2f} | {tb / bb:.2f} | {1000 * ta / na:.2f} | "
+              f"{ta / ba:.2f} | {ta / tb:.2f} | {na / ta:.0f} |")
+    (tb, bb, kb), (ta, ba, ka) = extract["before"], extract["after"]
+    if ka and kb:
+        print(f"| `extract_files` key page + `--pages-dir` (big9, {ka} sites; x Lexbor parse "
+              f"of the key page) | {1000 * tb / kb:.1f} | {tb / bb:.1f} | {1000 * ta / ka:.1f} | "
+              f"{ta / ba:.1f} | {ta / tb:.2f} | |")
+    for (name_b, sb, bb, pb, rb), (_, sa, ba, pa, ra) in zip(batch["before"], batch["after"]):
+        label = name_b.split(" (")[0]
+        print(f"| {label} ({pa} pages; worker peak RSS {rb:.0f} / {ra:.0f} MB) | "
+              f"{1000 * sb / pb:.2f} | {sb / bb:.2f} | {1000 * sa / pa:.2f} | {sa / ba:.2f} | "
+              f"{sa / sb:.2f} | {pa / sa:.0f} |")
+    (hb, _), (ha, ea) = start["before"], start["after"]
+    print(f"| `temex --help` CPU ms (`python -c pass`: {1000 * ea:.0f} ms) | {1000 * hb:.0f} | | "
+          f"{1000 * ha:.0f} | | {ha / hb:.2f} | |")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="6 pages per site, 3 sites per batch set")
     ap.add_argument("--repeat", type=int, default=3, help="passes per page (minimum kept)")
     ap.add_argument("--no-batch", action="store_true")
+    ap.add_argument("--vs", metavar="OTHER_SRC",
+                    help="another tree's src/ folder: every row for it and for this tree in "
+                         "one run, interleaved (before/after columns)")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        return worker(args)
+    if args.vs:
+        return side_by_side(args)
     data = data_dir()
     all_sites = sites(data, args.quick)
     rows = page_paths(all_sites, args.repeat)

@@ -208,10 +208,10 @@ def page_metadata(doc: Document) -> dict[str, Any]:
             elif dt:
                 put("date", _clean(dt), "byline")
         if doc.body >= 0 and i > doc.body and not byline_done and t not in ("meta", "link"):
-            is_author = ("author" in a.get("rel", "").lower().split()
-                         or a.get("itemprop", "").strip().lower() == "author")
+            is_author = bool(a) and ("author" in a.get("rel", "").lower().split()
+                                     or a.get("itemprop", "").strip().lower() == "author")
             named = False
-            if not is_author:
+            if not is_author and (doc.id[i] or doc.classes[i]):  # else names is " "
                 names = (doc.id[i] + " " + " ".join(doc.classes[i])).lower()
                 named = (bool(names.strip()) and bool(_NAME_WORD.search(names))
                          and "comment" not in names)

@@ -50,21 +50,37 @@ class Blocks:
     chars, link_chars : list of int
         Visible characters of the block, and those inside ``<a>`` elements.
     key : list of str
-        :func:`norm_key` of the block text.
+        :func:`norm_key` of the block text, computed on first use from
+        ``texts`` (only the site index reads it: a lone page's content never
+        does).
     block_of : list of int
         For every document node, the index of the block it contributes to, or
         -1 (outside body, hidden, or no text).
+    texts : list of str
+        The page's own texts (:attr:`Document.text`) the blocks are made of.
     """
 
     node: list[int] = field(default_factory=list)
     pieces: list[list[int]] = field(default_factory=list)
     chars: list[int] = field(default_factory=list)
     link_chars: list[int] = field(default_factory=list)
-    key: list[str] = field(default_factory=list)
     block_of: list[int] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list, repr=False)
+    _key: list[str] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.node)
+
+    @property
+    def key(self) -> list[str]:
+        if self._key is None:
+            text = self.texts
+            self._key = [norm_key(" ".join([text[i] for i in ps])) for ps in self.pieces]
+        return self._key
+
+    @key.setter
+    def key(self, value: list[str]) -> None:
+        self._key = value
 
 
 def page_blocks(doc: Document) -> Blocks:
@@ -110,7 +126,7 @@ def page_blocks(doc: Document) -> Blocks:
         if in_link[i]:
             out.link_chars[b] += len(s) + 1
         out.block_of[i] = b
-    out.key = [norm_key(" ".join(text[i] for i in ps)) for ps in out.pieces]
+    out.texts = text  # keys on first use (Blocks.key)
     doc.__dict__["_blocks"] = out
     return out
 

@@ -13,8 +13,9 @@ whitespace collapsed. Comments and the doctype are dropped.
 Every traversal here is iterative: real pages can be nested thousands of levels
 deep and Python's recursion limit is 1,000.
 
-Cost: O(n) time and memory for n elements; building the arrays costs about as
-much again as Lexbor's parse itself (see bench/bench_core.py).
+Cost: O(n) time and memory for n elements; building the arrays costs several
+times Lexbor's parse itself, most of it interpreter work per element
+(``bench/bench_speed.py``, docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -606,88 +608,82 @@ def _needs_scan(text: str, max_depth: int, max_elements: int) -> bool:
 
 def _flatten(doc: Document, root: LexborNode, max_elements: int = DEFAULT_MAX_ELEMENTS
              ) -> None:
-    """Fill the arrays of ``doc`` from the Lexbor tree in one pass of Lexbor's
-    own pre-order walk (no Python recursion, no explicit stack); an element's
-    parent is found by the Lexbor node's address. ``subtree_hash`` and paths
-    are left to first use. More than ``max_elements`` elements (end tags such
-    as ``</p>`` make elements the pre-parse count does not see) raise
-    ParseError."""
-    tag: list[str] = []
-    ids: list[str] = []
-    classes: list[tuple[str, ...]] = []
-    attrs: list[tuple[tuple[str, str], ...]] = []
-    parent: list[int] = []
-    depth: list[int] = []
-    position: list[int] = []
-    kids: list[list[int]] = []
+    """Fill the arrays of ``doc`` from the Lexbor tree: one pass of Lexbor's
+    own pre-order walk (no Python recursion, no explicit stack) collects the
+    element and text nodes, then each field is read by its own comprehension
+    or short loop (less interpreter work per element than one loop of eight
+    appends); an element's parent is found by the Lexbor node's address.
+    ``subtree_hash`` and paths are left to first use. More than
+    ``max_elements`` elements (end tags such as ``</p>`` make elements the
+    pre-parse count does not see) raise ParseError, checked every
+    ``_CHUNK`` nodes of the walk so a hostile page is refused early."""
+    walk = root.traverse(include_text=True, skip_empty=True)
     elements: list[LexborNode] = []
-    index: dict[int, int] = {}  # Lexbor mem_id -> element number
-    own: dict[int, list[str]] = {}  # element number -> its text pieces
-    class_cache: dict[str, tuple[str, ...]] = {}
-    no_attrs: tuple[tuple[str, str], ...] = ()
-    add_tag, add_id, add_cls, add_attrs = tag.append, ids.append, classes.append, attrs.append
-    add_parent, add_depth, add_pos, add_kids = (parent.append, depth.append, position.append,
-                                                kids.append)
-    add_el, get_index, get_own = elements.append, index.get, own.get
-    n = 0
-    # skip_empty drops text nodes of ASCII whitespace only: they carry no own text
-    for node in root.traverse(include_text=True, skip_empty=True):
-        if node.is_text_node:
-            t = node.text_content
-            if t and not t.isspace():
-                up = node.parent
-                p = get_index(up.mem_id, -1) if up is not None else -1
-                if p >= 0:
-                    pieces = get_own(p)
-                    if pieces is None:
-                        own[p] = [t]
-                    else:
-                        pieces.append(t)
-            continue
-        if not node.is_element_node:
-            continue  # comments, processing instructions
-        if n >= max_elements:
+    texts: list[LexborNode] = []
+    while True:
+        chunk = list(islice(walk, _CHUNK))
+        elements += [node for node in chunk if node.is_element_node]
+        if len(elements) > max_elements:
             raise ParseError(f"{doc.url or 'page'}: over the limit of {max_elements} elements")
-        up = node.parent if n else None
-        p = get_index(up.mem_id, -1) if up is not None else -1
-        if p >= 0:
-            k = kids[p]
-            add_pos(len(k))
-            k.append(n)
-            add_depth(depth[p] + 1)
-        else:
-            add_pos(0)
-            add_depth(0)
-        add_parent(p)
-        add_kids([])
-        index[node.mem_id] = n
-        n += 1
-        add_tag((node.tag or "").lower())
-        add_el(node)
-        a = node.attributes
-        if a:
-            v = a.pop("id", None)
-            add_id(v.strip() if v else "")
-            cls = a.pop("class", None)
-            if cls:
-                c = class_cache.get(cls)
-                if c is None:
-                    c = class_cache[cls] = tuple(sorted(set(cls.split())))
-                add_cls(c)
+        # skip_empty dropped text nodes of ASCII whitespace only; others of
+        # whitespace only vanish in the join below
+        texts += [node for node in chunk if node.is_text_node]
+        if len(chunk) < _CHUNK:
+            break
+    n = len(elements)
+    index = {node.mem_id: k for k, node in enumerate(elements)}  # Lexbor address -> number
+    get_index = index.get
+    parent = [-1]
+    parent += [get_index(up.mem_id, -1) if (up := node.parent) is not None else -1
+               for node in elements[1:]]
+    tag = [(node.tag or "").lower() for node in elements]
+    no_attrs: tuple[tuple[str, str], ...] = ()
+    ids = [""] * n
+    classes: list[tuple[str, ...]] = [()] * n
+    attrs = [no_attrs] * n
+    class_cache: dict[str, tuple[str, ...]] = {}
+    for i, a in enumerate([node.attributes for node in elements]):
+        if not a:
+            continue
+        v = a.pop("id", None)
+        if v:
+            ids[i] = v.strip()
+        cls = a.pop("class", None)
+        if cls:
+            c = class_cache.get(cls)
+            if c is None:
+                c = class_cache[cls] = tuple(sorted(set(cls.split())))
+            classes[i] = c
+        if len(a) == 1:
+            for k, v in a.items():
+                attrs[i] = ((k.lower(), v or ""),)
+        elif a:
+            attrs[i] = tuple(sorted([(k.lower(), v or "") for k, v in a.items()]))
+    own: dict[int, list[str]] = {}  # element number -> its text pieces
+    for p, t in zip([get_index(up.mem_id, -1) if (up := node.parent) is not None else -1
+                     for node in texts], [node.text_content for node in texts]):
+        if t and p >= 0:
+            pieces = own.get(p)
+            if pieces is None:
+                own[p] = [t]
             else:
-                add_cls(())
-            add_attrs(tuple(sorted([(k.lower(), v or "") for k, v in a.items()]))
-                      if a else no_attrs)
-        else:
-            add_id("")
-            add_cls(())
-            add_attrs(no_attrs)
+                pieces.append(t)
     text = [""] * n
     for i, pieces in own.items():
         if tag[i] not in IGNORED_TAGS:
             # " ".join(s.split()) is _WS.sub(" ", s).strip(): both split on
             # str.isspace() characters
             text[i] = " ".join((pieces[0] if len(pieces) == 1 else " ".join(pieces)).split())
+    kids: list[list[int]] = [[] for _ in range(n)]
+    depth = [0] * n
+    position = [0] * n
+    for i in range(1, n):
+        p = parent[i]
+        if p >= 0:
+            siblings = kids[p]
+            position[i] = len(siblings)
+            siblings.append(i)
+            depth[i] = depth[p] + 1
     size = [1] * n
     for i in range(n - 1, 0, -1):  # reverse pre-order: children before parents
         p = parent[i]
@@ -701,3 +697,7 @@ def _flatten(doc: Document, root: LexborNode, max_elements: int = DEFAULT_MAX_EL
     doc._index = index
     doc._hash = None
     doc.body = tag.index("body") if "body" in tag else -1
+
+
+#: Nodes of the walk read between two checks of the element cap.
+_CHUNK = 65536

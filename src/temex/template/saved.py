@@ -261,18 +261,51 @@ def _reached_mask(saved: SavedTemplate, doc: Document) -> list[bool]:
     """The template mask before the content-region rule (``apply`` with
     ``region=None``)."""
     n = len(doc)
-    path, text = node_signatures(doc)
     struct, texts, free = saved.structure, saved.texts, saved.free
     reach = [False] * n
     mask = [False] * n
-    for i in range(n):
-        p = doc.parent[i]
-        if (p < 0 or reach[p]) and path[i] in struct:
+    cached = doc.__dict__.get("_saved_sigs")
+    if cached is not None:
+        path, text = cached
+        for i in range(n):
+            p = doc.parent[i]
+            if (p < 0 or reach[p]) and path[i] in struct:
+                reach[i] = True
+                if text[i]:
+                    mask[i] = text[i] in texts
+                else:
+                    c = free.get(path[i])
+                    mask[i] = c is None or c[0] >= c[1]
+    else:
+        # the signatures of node_signatures, computed only where the match can
+        # reach (a node whose parent is reached): a third of a page lies below
+        # unreached nodes, and its hashes would be thrown away
+        raw: list[bytes] = [b""] * n
+        steps: dict[tuple[str, str, tuple[str, ...]], bytes] = {}
+        known: dict[bytes, tuple[bytes, str]] = {}
+        tags, ids, classes, parent, own = doc.tag, doc.id, doc.classes, doc.parent, doc.text
+        for i in range(n):
+            p = parent[i]
+            if p >= 0 and not reach[p]:
+                continue
+            key = (tags[i], ids[i], classes[i])
+            step = steps.get(key)
+            if step is None:
+                step = steps[key] = b"/" + _step(doc, i).encode()
+            joined = (raw[p] if p >= 0 else _ROOT) + step
+            sig = known.get(joined)
+            if sig is None:
+                d = blake2b(joined, digest_size=8).digest()
+                sig = known[joined] = (d, d.hex())
+            if sig[1] not in struct:
+                continue
             reach[i] = True
-            if text[i]:
-                mask[i] = text[i] in texts
+            raw[i] = sig[0]
+            if own[i]:
+                mask[i] = blake2b(sig[0] + b"\x00" + own[i].encode("utf-8", "replace"),
+                                  digest_size=8).hexdigest() in texts
             else:
-                c = free.get(path[i])
+                c = free.get(sig[1])
                 mask[i] = c is None or c[0] >= c[1]
     # <html>, <head> and its content precede <body> in pre-order: not content
     for i in range(max(doc.body, 0)):
