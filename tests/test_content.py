@@ -165,3 +165,27 @@ def test_sidebar_widgets_are_no_records() -> None:
         assert not idx.member(d)
         text = extract_content(d, idx, member=False).text()
         assert token_prf(text, f.with_suffix(".txt").read_text())[2] >= 0.85
+
+
+@needs_data
+def test_page_title_listed_in_menus_is_kept() -> None:
+    """A documentation site's menu lists every page's title, so a page's own
+    ``h1`` is repeated text on every page; its ``<title>`` says it is this
+    page's heading, and it is kept (it was dropped before)."""
+    from dataclasses import replace
+
+    from temex.page.blocks import page_blocks
+
+    root = DATA / "sites" / "hackingthe.cloud" / "www"  # type: ignore[operator]
+    files = sorted(root.glob("aws/*/*/index.html"))[:8]
+    docs = [parse(f.read_bytes(), url=str(f)) for f in files]
+    idx = SiteIndex(docs)
+    kept = dropped = 0
+    for d in docs:
+        bl = page_blocks(d)
+        h1 = next(" ".join(d.text[i] for i in bl.pieces[b])
+                  for b in range(len(bl)) if d.tag[bl.node[b]] == "h1")
+        kept += h1 in extract_content(d, idx).text()
+        dropped += h1 not in extract_content(d, idx, params=replace(ContentParams(),
+                                                                    own_title=False)).text()
+    assert kept == len(docs) and dropped >= len(docs) // 2

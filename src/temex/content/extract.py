@@ -33,9 +33,11 @@ Site level
     applied to any page of a site in O(n) once the site's block texts are
     counted, :class:`SiteIndex`). With a template mask the mask already
     removes the site-wide chrome, and repeated text must occur on at least
-    ``repeat_share`` = 0.1 of the site's other pages (3 of 23): text on one or
-    two of them is more often the page's own (a teaser, a product variant's
-    description, a user name) than chrome.
+    ``repeat_share`` = 0.3 of the site's other pages (7 of 23): text on a few
+    of them is more often the page's own (a teaser, a product variant's
+    description, a user name) than chrome. The page's first ``h1`` is never
+    repeated text when its text is part of the page's ``<title>``: a site's
+    menus list its pages' titles, so every page's own heading is "repeated".
     *Own records* — with site evidence, a list of at least 3 sibling records
     of one scaffolding (same tag and classes, similar descendants), whose
     text is mostly page-specific, is the page's own (issue 9, cause 3; the
@@ -88,7 +90,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from ..page.blocks import Blocks, heaviest_subtree, page_blocks
+from ..page.blocks import Blocks, heaviest_subtree, norm_key, page_blocks
 from ..page.dom import Document
 from ..template.model import TemplateModel
 from ..template.saved import SavedTemplate, text_mask
@@ -139,17 +141,22 @@ class ContentParams:
     #: documentation sites against 0.728 / 0.801 for the scorer, equal or
     #: better on four of the other five, 0.003 lower on one (docs/CONTENT.md).
     site_rules_min: int = 2
-    #: Own record lists (site evidence only): a list of at least 3 sibling
-    #: records is the page's own (posts of a topic, rows of a listing,
-    #: products of a category) when it holds the anchor or at least this share
-    #: of the page's text not repeated on other pages; 0 turns the rule off.
+    #: Own record lists (site evidence only): lists of at least 3 sibling
+    #: records are the page's own (posts of a topic, rows of a listing,
+    #: products of a category) when one holds the anchor (that one) or when
+    #: together they hold at least this share of the page's text not repeated
+    #: on other pages (all of them); 0 turns the rule off. Chosen leaving one
+    #: site out (docs/CONTENT.md).
     own_records: float = 0.5
     #: With a template mask, repeated text needs ``max(repeat_min,
     #: ceil(repeat_share * k))`` of the site's k other pages: the mask already
-    #: removes the site-wide chrome, and text on one other page of 23 is more
-    #: often the page's own (a teaser, a product variant's description, a user
-    #: name) than chrome. Chosen leaving one site out (docs/CONTENT.md).
-    repeat_share: float = 0.1
+    #: removes the site-wide chrome, and text on a few of 23 other pages is
+    #: more often the page's own (a teaser, a product variant's description,
+    #: a user name) than chrome. Chosen leaving one site out (docs/CONTENT.md).
+    repeat_share: float = 0.3
+    #: The page's first ``h1``, when its text is part of the ``<title>``, is
+    #: never repeated text (:func:`_title_block`).
+    own_title: bool = True
 
 
 @dataclass
@@ -389,12 +396,14 @@ def _own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor
 
     Records: at least 3 siblings with the same tag and classes, each holding
     at least 2 blocks, none holding more than half of the list's text (so
-    that a page's header / main / footer wrappers are no list). The list is
+    that a page's header / main / footer wrappers are no list), with one
+    scaffolding (:func:`_alike`: a sidebar's different widgets are no list,
+    even where the site index has not seen their text). The list is
     the page's own when most of its text is page-specific (not ``boiler``:
     not repeated on the site's other pages, not template) and it holds the
-    anchor (the first post of a topic is one of its posts) or at least
-    ``share`` of the page's page-specific text (a listing page's rows are
-    most of the page). Without site evidence nothing tells page-specific text
+    anchor (the first post of a topic is one of its posts), or when the
+    page's lists together hold at least ``share`` of its page-specific text
+    (a listing page's rows are most of the page). Without site evidence nothing tells page-specific text
     from repeated, so the rule needs it (:func:`rule_signals`). A list inside a
     negatively named subtree (``named``: user comments, related items) is not
     the page's own."""
@@ -477,6 +486,26 @@ def _anchor(blocks: Blocks, good: list[bool], named: list[int]) -> int:
     return anchor
 
 
+def _title_block(doc: Document, blocks: Blocks) -> int:
+    """The block of the page's first ``h1`` when its text is part of the
+    page's ``<title>``, else -1. A site's menus list its pages' titles, so a
+    page's own heading is "repeated" on every page with the menu; the
+    ``<title>`` tells that it is this page's (TeMex's template text is not
+    the page's title)."""
+    title = ""
+    for i in range(max(doc.body, 0)):
+        if doc.tag[i] == "title":
+            title = norm_key(doc.text[i] or "")
+            break
+    if not title:
+        return -1
+    for b, nd in enumerate(blocks.node):
+        if doc.tag[nd] == "h1":
+            key = blocks.key[b]
+            return b if key and key in title else -1
+    return -1
+
+
 def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) -> int:
     """The first kept ``h1`` block before ``region`` (else ``h2``), or -1."""
     for want in ("h1", "h2"):
@@ -520,6 +549,9 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         if template is not None:
             need = max(need, math.ceil(params.repeat_share * others))
         boiler = site.repeated(blocks, need, member, params.long_block)
+        own_title = _title_block(doc, blocks) if params.own_title else -1
+        if own_title >= 0:  # the page's title repeats in the site's menus
+            boiler[own_title] = False
     tmpl = [False] * len(blocks)
     if template is not None:
         for b, nd in enumerate(blocks.node):
