@@ -15,7 +15,7 @@ selectors (content_selector minus template_selector, :mod:`temex.evaluate`):
     nearest cluster's template text mask plus the site index of the sample.
 ``batch (main)``
     the same with the rules as they were before issue 9/10's site-level
-    changes (``own_records=0``, ``repeat_share=0``).
+    changes (``own_records=0``, ``repeat_share=0``, ``own_title=False``).
 ``trafilatura``
     ``trafilatura.extract(html)`` (the bench extra; skipped when missing).
 
@@ -61,7 +61,7 @@ from temex.template.saved import apply_with_text_mask  # noqa: E402
 from temex.template.site_index import SiteIndex  # noqa: E402
 
 SAMPLE = 24  # pages in the site index, as temex batch's default --sample
-BEFORE = replace(ContentParams(), own_records=0.0, repeat_share=0.0)
+BEFORE = replace(ContentParams(), own_records=0.0, repeat_share=0.0, own_title=False)
 GRID = {"repeat_share": (0.0, 0.1, 0.2, 0.3), "own_records": (0.0, 0.5)}
 NEWS = ("big9", "cleanportaleval", "dragnet")
 
@@ -172,7 +172,7 @@ def loso(sites: list[Site], base: dict[str, dict[str, float]],
                    f"{tol} below the rules before on one of them are left out):"), "",
                   "| candidate | " + " | ".join(news) + " | kept |",
                   "|---|" + "---:|" * (len(news) + 1),
-                  "| before (own_records=0, repeat_share=0) | "
+                  "| before (own_records=0, repeat_share=0, own_title=False) | "
                   + " | ".join(f"{ref[d]:.3f}" for d in news) + " | |"]
         ok = []
         for c in cands:
