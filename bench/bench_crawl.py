@@ -10,8 +10,10 @@ words, :func:`temex.page.tokens.token_prf`) of each page's main text against
 its gold text (content_selector minus template_selector of site.json, the
 gold of :mod:`temex.evaluate`; pages without gold skipped), mean and worst
 page; next to ``temex batch`` (:func:`temex.batch.pipeline.run_batch`, one
-local worker) on the same pages' files and to trafilatura (page-level,
-``extract(html)``, the bench extra) on the same pages.
+local worker) on the same pages' files, to temex page-level (each page
+alone, :func:`temex.content.extract.extract_content` without site evidence)
+and to trafilatura (page-level, ``extract(html)``, the bench extra) on the
+same pages.
 
 Usage: PYTHONPATH=src python3 bench/bench_crawl.py [--max-pages N] [--sites a,b] > out.md
 """
@@ -33,6 +35,7 @@ from urllib.parse import unquote, urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from temex.batch.pipeline import BatchOptions, run_batch
+from temex.content.extract import extract_content
 from temex.crawler import CrawlOptions, run_crawl
 from temex.crawler.process import process_pages
 from temex.crawler.state import CrawlState
@@ -112,6 +115,7 @@ def bench_site(folder: Path, max_pages: int) -> dict:
                 row = json.loads(line)
                 by_file[str(Path(row["source"]).resolve())] = row.get("content") or ""
         batch_f1 = []
+        page_f1 = []
         traf_f1 = []
         try:
             import trafilatura
@@ -123,6 +127,8 @@ def bench_site(folder: Path, max_pages: int) -> dict:
                 continue
             key = str((src / f.relative_to(site.root)).resolve())
             batch_f1.append(token_prf(by_file.get(key, ""), g)[2])
+            page_f1.append(token_prf(extract_content(parse(f.read_bytes(), url=str(f))).text(),
+                                     g)[2])
             if trafilatura is not None:
                 text = trafilatura.extract(f.read_text("utf-8", errors="replace")) or ""
                 traf_f1.append(token_prf(text, g)[2])
@@ -130,13 +136,14 @@ def bench_site(folder: Path, max_pages: int) -> dict:
                 "wall": wall, "templates": summary["templates"],
                 "page_level": summary["page_level"], "duplicates": summary["duplicates"],
                 "scored": len(crawl_f1), "crawl": stats(crawl_f1), "batch": stats(batch_f1),
-                "batch_s": batch_s, "traf": stats(traf_f1), "ablation": ablation}
+                "batch_s": batch_s, "page": stats(page_f1), "traf": stats(traf_f1),
+                "ablation": ablation}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--max-pages", type=int, default=1000)
     ap.add_argument("--sites", default="")
     a = ap.parse_args()
@@ -147,15 +154,17 @@ def main() -> None:
     print(f"temex crawl on the shared sites over 127.0.0.1 (at most {a.max_pages} pages each); "
           "token F1 of each page's main text against gold, mean | worst page\n")
     print("| site | pages | requests | crawl s | templates | page-level | duplicates | scored "
-          "| crawl F1 mean | worst | batch F1 mean | worst | batch s | trafilatura F1 mean | worst |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| crawl F1 mean | worst | batch F1 mean | worst | batch s | page-level F1 mean | worst "
+          "| trafilatura F1 mean | worst |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
     for folder in folders:
         r = bench_site(folder, a.max_pages)
         rows.append(r)
         print(f"| {r['site']} | {r['pages']} | {r['requests']} | {r['wall']:.1f} | "
               f"{r['templates']} | {r['page_level']} | {r['duplicates']} | {r['scored']} | "
-              f"{r['crawl']} | {r['batch']} | {r['batch_s']:.1f} | {r['traf']} |", flush=True)
+              f"{r['crawl']} | {r['batch']} | {r['batch_s']:.1f} | {r['page']} | {r['traf']} |",
+              flush=True)
     print("\nThe site index (repeated-text evidence) of the crawl: token F1 mean | worst page "
           "with the first 24 pages counted (default, as temex batch), every page, none\n")
     print("| site | sample (default) | worst | all pages | worst | none | worst |")

@@ -31,7 +31,25 @@ Site level
     paragraph quoted as a teaser elsewhere, a page saved twice). This is the text-equality
     evidence of :mod:`temex.template.detectors` without the mapping, so it can be
     applied to any page of a site in O(n) once the site's block texts are
-    counted, :class:`SiteIndex`).
+    counted, :class:`SiteIndex`). With a template mask the mask already
+    removes the site-wide chrome, and repeated text must occur on at least
+    ``repeat_share`` = 0.3 of the site's other pages (7 of 23): text on a few
+    of them is more often the page's own (a teaser, a product variant's
+    description, a user name) than chrome. The page's first ``h1`` is never
+    repeated text when its text is part of the page's ``<title>``: a site's
+    menus list its pages' titles, so every page's own heading is "repeated".
+    *Own records* — with site evidence, a list of at least 3 sibling records
+    of one scaffolding (same tag and classes, similar descendants), whose
+    text is mostly page-specific, is the page's own (issue 9, cause 3; the
+    gold convention of the shared sites: posts of a topic, rows of a listing,
+    products of a category are content) when it holds the anchor (the first
+    post of a topic) or when the page's lists together hold at least
+    ``own_records`` = 0.5 of its page-specific text (a listing page). Every
+    block of such a record is kept unless the template mask removes it: the
+    author box, dates, "Reply" and linked titles are part of the record, so
+    the repeated-text, link-density, names and teaser-record verdicts do not
+    apply inside it. Lists inside negatively named subtrees (comments,
+    related items) are never own.
 Page level
     *Link density* — a block with more than ``max_link_density`` = 0.5 of
     its characters inside ``<a>`` is boilerplate (Kohlschütter et al. 2010,
@@ -65,12 +83,14 @@ Cost: O(n) per page once the site's block texts are counted.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
-from ..page.blocks import Blocks, heaviest_subtree, page_blocks
+from ..page.blocks import Blocks, heaviest_subtree, norm_key, page_blocks
 from ..page.dom import Document
 from ..template.model import TemplateModel
 from ..template.saved import SavedTemplate, text_mask
@@ -121,6 +141,22 @@ class ContentParams:
     #: documentation sites against 0.728 / 0.801 for the scorer, equal or
     #: better on four of the other five, 0.003 lower on one (docs/CONTENT.md).
     site_rules_min: int = 2
+    #: Own record lists (site evidence only): lists of at least 3 sibling
+    #: records are the page's own (posts of a topic, rows of a listing,
+    #: products of a category) when one holds the anchor (that one) or when
+    #: together they hold at least this share of the page's text not repeated
+    #: on other pages (all of them); 0 turns the rule off. Chosen leaving one
+    #: site out (docs/CONTENT.md).
+    own_records: float = 0.5
+    #: With a template mask, repeated text needs ``max(repeat_min,
+    #: ceil(repeat_share * k))`` of the site's k other pages: the mask already
+    #: removes the site-wide chrome, and text on a few of 23 other pages is
+    #: more often the page's own (a teaser, a product variant's description,
+    #: a user name) than chrome. Chosen leaving one site out (docs/CONTENT.md).
+    repeat_share: float = 0.3
+    #: The page's first ``h1``, when its text is part of the ``<title>``, is
+    #: never repeated text (:func:`_title_block`).
+    own_title: bool = True
 
 
 @dataclass
@@ -223,16 +259,20 @@ def _negative_name(doc: Document, i: int) -> bool:
 
 
 def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
-                 params: ContentParams = ContentParams()) -> dict[str, Any]:
+                 params: ContentParams = ContentParams(),
+                 template: Sequence[bool] | None = None) -> dict[str, Any]:
     """Verdicts of the rules of this module (module docstring) for one page:
     per block ``ld_ok`` (link density below the limit, or a heading),
     ``named`` (inside a negatively named subtree), ``records`` (inside a
-    teaser record), ``chosen_mask``; the ``region`` element, the ``title``
-    block (-1) and the ``chosen`` blocks. ``boiler[b]`` is the site-level
-    verdict for block ``b``."""
+    teaser record), ``own`` (inside one of the page's own records),
+    ``chosen_mask``; the ``region`` element, the ``title`` block (-1) and the
+    ``chosen`` blocks. ``boiler[b]`` is the site-level verdict for block
+    ``b``; ``template[b]`` (given only with site evidence) its template
+    verdict, which turns the own-records rule on."""
     n = len(blocks)
     out: dict[str, Any] = {"ld_ok": [False] * n, "named": [False] * n,
-                           "records": [False] * n, "chosen_mask": [False] * n,
+                           "records": [False] * n, "own": [False] * n,
+                           "chosen_mask": [False] * n,
                            "region": -1, "title": -1, "chosen": []}
     if not n or doc.body < 0:
         return out
@@ -243,6 +283,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     good = [not boiler[b] and ld_ok[b] for b in range(n)]
     body = doc.body
     end = body + doc.size[body]
+    bad: list[bool] | None = None
     if params.names:
         named = [0] * len(doc)
         parent = doc.parent
@@ -265,14 +306,25 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
                                 and not (anchor >= 0 and doc.is_ancestor(i, anchor)))
         out["named"] = [bad[node[b]] for b in range(n)]
         good = [g and not bad[node[b]] for b, g in enumerate(good)]
+    own: list[bool] | None = None
+    if template is not None and params.own_records > 0:
+        anchor = _anchor(blocks, good, [0] * len(doc)) if any(good) else -1
+        own = _own_records(doc, blocks, [not x for x in boiler], anchor, params.own_records,
+                           bad)
+        out["own"] = [own[node[b]] for b in range(n)]
+        # a record's scaffolding (author box, date, "Reply", linked title) is
+        # part of the record: only the template mask removes text from it
+        good = [(not template[b]) if own[node[b]] else g for b, g in enumerate(good)]
     if params.records:
         anchor = _anchor(blocks, good, [0] * len(doc)) if any(good) else -1
         rec = _records(doc, blocks, params.records, params.max_link_density, anchor)
+        if own is not None:
+            rec = [r and not o for r, o in zip(rec, own)]
         out["records"] = [rec[node[b]] for b in range(n)]
         good = [g and not rec[node[b]] for b, g in enumerate(good)]
     pen = params.penalty
-    region = heaviest_subtree(doc, blocks, [c if g else -pen * c
-                                            for c, g in zip(blocks.chars, good)])
+    weights = [c if g else -pen * c for c, g in zip(blocks.chars, good)]
+    region = heaviest_subtree(doc, blocks, weights)
     r_end = region + doc.size[region]
     chosen = [b for b in range(n) if good[b] and region <= node[b] < r_end]
     if params.title and chosen:
@@ -335,6 +387,93 @@ def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
     return out
 
 
+def _own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor: int,
+                 share: float, named: Sequence[bool] | None = None) -> list[bool]:
+    """Mask of elements inside the page's *own records* (issue 9, cause 3:
+    "sibling records whose text is mostly page-specific are content"; the
+    gold convention of ../shared/data: posts of a topic, rows of a listing,
+    products of a category are the page's content).
+
+    Records: at least 3 siblings with the same tag and classes, each holding
+    at least 2 blocks, none holding more than half of the list's text (so
+    that a page's header / main / footer wrappers are no list), with one
+    scaffolding (:func:`_alike`: a sidebar's different widgets are no list,
+    even where the site index has not seen their text). The list is
+    the page's own when most of its text is page-specific (not ``boiler``:
+    not repeated on the site's other pages, not template) and it holds the
+    anchor (the first post of a topic is one of its posts), or when the
+    page's lists together hold at least ``share`` of its page-specific text
+    (a listing page's rows are most of the page). Without site evidence nothing tells page-specific text
+    from repeated, so the rule needs it (:func:`rule_signals`). A list inside a
+    negatively named subtree (``named``: user comments, related items) is not
+    the page's own."""
+    n = len(doc)
+    nb = [0] * n
+    ch = [0] * n
+    mine = [0] * n
+    for b, nd in enumerate(blocks.node):
+        nb[nd] += 1
+        ch[nd] += blocks.chars[b]
+        if specific[b]:
+            mine[nd] += blocks.chars[b]
+    body, parent = doc.body, doc.parent
+    end = body + doc.size[body]
+    for i in range(end - 1, body, -1):
+        p = parent[i]
+        nb[p] += nb[i]
+        ch[p] += ch[i]
+        mine[p] += mine[i]
+    total = mine[body]
+    out = [False] * n
+    if total <= 0:
+        return out
+    tag, classes = doc.tag, doc.classes
+    inside = [False] * n  # inside a record of a list found before (pre-order)
+    own: list[int] = []      # records of the anchor's list
+    others: list[int] = []   # records of the other lists
+    listed = 0               # page-specific characters of the other lists
+    for p in range(body, end):
+        if inside[p] or len(doc.children[p]) < 3 or (named is not None and named[p]):
+            continue
+        groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+        for c in doc.children[p]:
+            if nb[c] >= 2:
+                groups.setdefault((tag[c], classes[c]), []).append(c)
+        for members in groups.values():
+            if len(members) < 3:
+                continue
+            g_ch = sum(ch[c] for c in members)
+            g_mine = sum(mine[c] for c in members)
+            if (2 * max(ch[c] for c in members) > g_ch or 2 * g_mine < g_ch
+                    or not _alike(doc, members)):
+                continue
+            for c in members:
+                for i in range(c, c + doc.size[c]):
+                    inside[i] = True
+            if anchor >= 0 and any(doc.is_ancestor(c, anchor) for c in members):
+                own += members
+            else:
+                others += members
+                listed += g_mine
+    if listed >= share * total:  # a listing page: its lists together are most of it
+        own += others
+    for c in own:
+        for i in range(c, c + doc.size[c]):
+            out[i] = True
+    return out
+
+
+def _alike(doc: Document, members: list[int], min_sim: float = 0.5) -> bool:
+    """Whether sibling subtrees repeat one scaffolding (records of one kind):
+    the mean Jaccard similarity of consecutive members' sets of descendant
+    ``tag.class`` names is at least ``min_sim`` (the boxes of a sidebar,
+    each a different widget, are not records)."""
+    tag, classes = doc.tag, doc.classes
+    vocab = [{(tag[i], classes[i]) for i in range(c + 1, c + doc.size[c])} for c in members]
+    sims = [len(a & b) / len(a | b) if a or b else 1.0 for a, b in pairwise(vocab)]
+    return sum(sims) >= min_sim * len(sims)
+
+
 def _anchor(blocks: Blocks, good: list[bool], named: list[int]) -> int:
     """Element of the kept block with the most non-link text, each negatively
     named ancestor dividing its weight by 4; -1 if none."""
@@ -345,6 +484,26 @@ def _anchor(blocks: Blocks, good: list[bool], named: list[int]) -> int:
             if w > best:
                 best, anchor = w, nd
     return anchor
+
+
+def _title_block(doc: Document, blocks: Blocks) -> int:
+    """The block of the page's first ``h1`` when its text is part of the
+    page's ``<title>``, else -1. A site's menus list its pages' titles, so a
+    page's own heading is "repeated" on every page with the menu; the
+    ``<title>`` tells that it is this page's (TeMex's template text is not
+    the page's title)."""
+    title = ""
+    for i in range(max(doc.body, 0)):
+        if doc.tag[i] == "title":
+            title = norm_key(doc.text[i] or "")
+            break
+    if not title:
+        return -1
+    for b, nd in enumerate(blocks.node):
+        if doc.tag[nd] == "h1":
+            key = blocks.key[b]
+            return b if key and key in title else -1
+    return -1
 
 
 def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) -> int:
@@ -384,17 +543,25 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     if not len(blocks):
         return Content(doc, blocks, [], reason="page has no visible text")
     boiler = [False] * len(blocks)
+    others = site.n_pages - (1 if member else 0) if site is not None else 0
     if site is not None:
-        boiler = site.repeated(blocks, params.repeat_min, member, params.long_block)
+        need = params.repeat_min
+        if template is not None:
+            need = max(need, math.ceil(params.repeat_share * others))
+        boiler = site.repeated(blocks, need, member, params.long_block)
+        own_title = _title_block(doc, blocks) if params.own_title else -1
+        if own_title >= 0:  # the page's title repeats in the site's menus
+            boiler[own_title] = False
     tmpl = [False] * len(blocks)
     if template is not None:
         for b, nd in enumerate(blocks.node):
             if template[nd] or all(template[i] for i in blocks.pieces[b]):
                 boiler[b] = tmpl[b] = True
-    others = site.n_pages - (1 if member else 0) if site is not None else 0
     site_rules = template is not None or others >= params.site_rules_min
     if not params.scorer or site_rules or sum(blocks.chars) < params.small_page:
-        chosen, region = select_blocks(doc, blocks, boiler, params)
+        r = rule_signals(doc, blocks, boiler, params,
+                         tmpl if template is not None or others > 0 else None)
+        chosen, region = r["chosen"], r["region"]
         reason = "" if chosen else "every text block is boilerplate"
         return Content(doc, blocks, chosen, region, reason, {"scorer": "rules"})
     from .scorer import block_features, load_model, select
@@ -468,3 +635,4 @@ def main_content(saved: SavedTemplate | None, doc: Document,
     index = saved.site_index if saved is not None else None
     member = index.member(doc) if index is not None else False
     return extract_content(doc, index, mask, params, member=member)
+
