@@ -207,6 +207,21 @@ def test_cli_candidates_prints_pages(capsys: pytest.CaptureFixture[str]) -> None
     assert rc == 0 and "loads: 3" in out and "<->" in out and "[1/" in err
 
 
+@pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
+def test_cli_load_budget_follows_n(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --max-loads the budget is the key page and n more, so a larger
+    -n is not cut short by the default budget (a shortfall against an explicit
+    -n exits 3)."""
+    assert DATA is not None
+    site = load_site(DATA / "sites" / "hackingthe.cloud")
+    with serve_folder(site.root) as base:
+        rc = _cli(["candidates", base + site.key_pages[0], "-n", "5"])
+        out = capsys.readouterr().out
+        assert rc == 0 and "loads: 6" in out
+        rc = _cli(["candidates", base + site.key_pages[0], "-n", "5", "--max-loads", "4"])
+    assert rc == 3
+
+
 # -- offline choice without wasted builds (issue 11 goal 2) ------------------
 
 _ODD_PAGES = [

@@ -94,9 +94,10 @@ def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True)
         g.add_argument("-n", "--n-pages", type=positive_int, default=DEFAULT_N, metavar="N",
                        help=f"pages sharing the template to find (default {DEFAULT_N})")
         g.add_argument("--cs-size", type=positive_int, dest="n_pages", help=argparse.SUPPRESS)
-    g.add_argument("--max-loads", type=at_least(2), default=DEFAULT_MAX_LOADS, metavar="K",
-                   help=f"most pages to load, key page included; at least 2 "
-                        f"(default {DEFAULT_MAX_LOADS})")
+    g.add_argument("--max-loads", type=at_least(2), default=None, metavar="K",
+                   help="most pages to load, key page included; at least 2 (default N+1: "
+                        f"{DEFAULT_MAX_LOADS} with the default -n, chosen leaving one site out "
+                        "in bench/bench_explore.py)")
     g.add_argument("--same-host", action="store_true",
                    help="follow links to the key page's host only (default: same site)")
     g.add_argument("--no-robots", action="store_true", help="do not obey robots.txt")
@@ -151,13 +152,15 @@ def url_options(args: argparse.Namespace, url: str, n: int,
     ParameterError for values out of range."""
     from ..site.runner import UrlOptions
 
-    for name, value in (("n", n), ("max_loads", args.max_loads),
+    # the budget follows -n: the key page and n more (DEFAULT_MAX_LOADS = DEFAULT_N + 1)
+    max_loads = args.max_loads if args.max_loads is not None else n + 1
+    for name, value in (("n", n), ("max_loads", max_loads),
                         ("concurrency", args.concurrency)):
         if value < 1:
             raise ParameterError(name.replace("_", "-"), "a positive int", value)
     if args.timeout <= 0:
         raise ParameterError("timeout", "a positive number", args.timeout)
-    o = UrlOptions(url=url, n=n, max_loads=args.max_loads,
+    o = UrlOptions(url=url, n=n, max_loads=max_loads,
                    render=getattr(args, "render", False), order=args.order,
                    same_host=args.same_host, robots=not args.no_robots, cache=args.cache,
                    concurrency=args.concurrency, detector=detector)

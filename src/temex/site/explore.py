@@ -218,7 +218,7 @@ async def load_document(source: PageSource, url: str) -> Document | PageError:
     return doc
 
 
-async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
+async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
                         source: PageSource | None = None, same_host: bool = False,
                         order: str = "menu", concurrency: int = 4,
                         progress: Progress | None = None,
@@ -233,8 +233,10 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         The key page (http/https; any URL ``source`` understands).
     n : int
         CS size sought (pages compared with the key page).
-    max_loads : int
-        Most pages requested, key page included (>= 2).
+    max_loads : int, optional
+        Most pages requested, key page included (>= 2); default ``n + 1``
+        (``DEFAULT_MAX_LOADS`` with the default ``n``: the budget chosen
+        leaving one site out in bench/bench_explore.py).
     source : PageSource, optional
         Where pages come from; default a fresh :class:`HttpSource`. The source's
         connections are closed at the end (its counters and cache stay).
@@ -276,6 +278,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
     """
     if not isinstance(n, int) or n < 1:
         raise ParameterError("n", "an int >= 1", n)
+    if max_loads is None:
+        max_loads = n + 1
     if not isinstance(max_loads, int) or max_loads < 2:
         raise ParameterError("max_loads", "an int >= 2", max_loads)
     if order not in ORDERS:
@@ -325,7 +329,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_M
         timings={"key": t1 - t0, "links": t2 - t1, "search": t3 - t2, "total": t3 - t0})
 
 
-def explore(url: str, n: int = DEFAULT_N, max_loads: int = DEFAULT_MAX_LOADS,
+def explore(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
             source: PageSource | None = None, same_host: bool = False, order: str = "menu",
             concurrency: int = 4, progress: Progress | None = None,
             duplicate: float | None = DEFAULT_DUPLICATE,
