@@ -39,7 +39,7 @@ from temex.content.extract import extract_content
 from temex.crawler import CrawlOptions, run_crawl
 from temex.crawler.process import process_pages
 from temex.crawler.state import CrawlState
-from temex.evaluate import NoGoldError, gold_mask, load_site, url_to_file
+from temex.evaluate import NoGoldError, gold_text, load_site, url_to_file
 from temex.page.dom import parse
 from temex.page.tokens import token_prf
 from temex.site.sources.localserve import serve_folder
@@ -54,14 +54,12 @@ def data_dir() -> Path:
     sys.exit("shared data not found (set TEMEX_DATA)")
 
 
-def gold_text(path: Path, site) -> str | None:
-    doc = parse(path.read_bytes(), url=str(path))
+def page_gold(path: Path, site) -> str | None:
     try:
-        gm = gold_mask(doc, site.content_selector, site.template_selector)
+        return gold_text(parse(path.read_bytes(), url=str(path)), site.content_selector,
+                         site.template_selector)
     except NoGoldError:
         return None
-    ignored = doc.ignored_mask()
-    return " ".join(doc.text[i] for i in doc.in_body() if gm[i] is False and not ignored[i])
 
 
 def stats(f1s: list[float]) -> str:
@@ -87,7 +85,7 @@ def bench_site(folder: Path, max_pages: int) -> dict:
             f = url_to_file(site.root, unquote(urlsplit(r.final_url or r.url).path))
             if f.is_file():
                 files[r.url] = f
-        gold = {u: gold_text(f, site) for u, f in files.items()}
+        gold = {u: page_gold(f, site) for u, f in files.items()}
         crawl_f1 = [token_prf(r.text, gold[r.url])[2] for r in pages
                     if gold.get(r.url) is not None]
         ablation = {}

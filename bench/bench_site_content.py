@@ -51,9 +51,8 @@ from temex.batch.pipeline import BatchOptions, SiteTask, _fit_clusters  # noqa: 
 from temex.batch.readers import Entry  # noqa: E402
 from temex.cli.eval import default_data_dir  # noqa: E402
 from temex.content.extract import ContentParams, extract_content  # noqa: E402
-from temex.content.text import text_lines  # noqa: E402
 from temex.errors import ParseError  # noqa: E402
-from temex.evaluate import NoGoldError, gold_mask, load_site  # noqa: E402
+from temex.evaluate import NoGoldError, gold_text, load_site  # noqa: E402
 from temex.page.dom import Document, parse  # noqa: E402
 from temex.page.files import html_files  # noqa: E402
 from temex.page.tokens import token_prf  # noqa: E402
@@ -93,12 +92,12 @@ def load(folder: Path) -> Site:
         try:
             raw = f.read_bytes()
             d = parse(raw, url=str(f))
-            g = gold_mask(d, site.content_selector, site.template_selector)
+            gold = gold_text(d, site.content_selector, site.template_selector)
         except (OSError, ParseError, NoGoldError):
             continue
         files.append(f)
         docs.append(d)
-        golds.append("\n".join(text_lines(d, [x is False for x in g], markdown=False)))
+        golds.append(gold)
         trafs.append(None if trafilatura is None else
                      token_prf(trafilatura.extract(raw.decode("utf-8", "replace")) or "",
                                golds[-1])[2])

@@ -189,3 +189,18 @@ def test_page_title_listed_in_menus_is_kept() -> None:
         dropped += h1 not in extract_content(d, idx, params=replace(ContentParams(),
                                                                     own_title=False)).text()
     assert kept == len(docs) and dropped >= len(docs) // 2
+
+
+def test_gold_text_renders_like_the_content_output() -> None:
+    """The benches' gold text (temex.evaluate.gold_text) runs inline elements
+    together as the extracted text does, and leaves out template and script."""
+    from temex.evaluate import NoGoldError, gold_text
+    from temex.page.tokens import tokens
+
+    doc = parse("<body><nav>Menu</nav><main><p>foo<b>bar</b> baz</p><div class=share>Share"
+                "</div><script>x=1</script><ul><li>one</li><li>two</li></ul></main></body>")
+    text = gold_text(doc, "main", ".share")
+    assert tokens(text) == ["foobar", "baz", "one", "two"]
+    assert text.splitlines() == ["foobar baz", "one", "two"]
+    with pytest.raises(NoGoldError):
+        gold_text(doc, "article", None)

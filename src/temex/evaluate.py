@@ -30,6 +30,7 @@ __all__ = [
     "evaluate_site",
     "format_table",
     "gold_mask",
+    "gold_text",
     "load_site",
     "score_nodes",
     "url_to_file",
@@ -136,6 +137,17 @@ class Scores:
         return {"template_p": tp, "template_r": tr, "template_f1": tf,
                 "content_p": cp, "content_r": cr, "content_f1": cf,
                 "tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
+
+
+def gold_text(doc: Document, content_selector: str, template_selector: str | None) -> str:
+    """The gold main text of a page: the text of :func:`gold_mask`'s content
+    elements, rendered as ``temex content`` renders its output (inline
+    elements run together, one line per block), so that token F1 against it
+    compares like with like. Raises NoGoldError as :func:`gold_mask`."""
+    from .content.text import text_lines
+
+    gold = gold_mask(doc, content_selector, template_selector)
+    return "\n".join(text_lines(doc, [g is False for g in gold], markdown=False))
 
 
 def score_nodes(predicted: Sequence[bool], gold: Sequence[bool | None]) -> Scores:
