@@ -136,3 +136,22 @@ def test_training_reproduces_the_shipped_model(tmp_path: Path) -> None:
     shipped = (REPO / "src" / "temex" / "content" / "model.json").read_text(encoding="utf-8")
     again = _train(tmp_path)
     assert hashlib.sha256(again.encode()).hexdigest() == hashlib.sha256(shipped.encode()).hexdigest()
+
+
+@needs_data
+def test_rules_take_over_where_the_scorer_collapses() -> None:
+    """A documentation article (hackingthe.cloud) is unlike the news and blog
+    pages the scorer learned from: alone it keeps a fraction of the article.
+    The page level then falls back on the rules (ContentParams.page_fallback)."""
+    from temex.evaluate import gold_text, load_site
+
+    assert DATA is not None
+    site = load_site(DATA / "sites" / "hackingthe.cloud")
+    f = site.root / "aws" / "deprecated" / "whoami" / "index.html"
+    doc = parse(f.read_bytes(), url=str(f))
+    gold = gold_text(doc, site.content_selector, site.template_selector)
+    alone = extract_content(doc, params=ContentParams(page_fallback=0))
+    c = extract_content(doc)
+    assert alone.stats["scorer"] == "page" and token_prf(alone.text(), gold)[2] < 0.5
+    assert c.stats == {"scorer": "rules", "fallback": True}
+    assert token_prf(c.text(), gold)[2] > 0.95
