@@ -189,6 +189,11 @@ def test_dash_is_stdin_and_stdout(www: Path, template: Path, tmp_path: Path) -> 
     assert r.returncode == 0 and r.stdout == by_name.stdout and r.stdout.strip()
     r = temex("content", "-", cwd=tmp_path, stdin=html)
     assert r.returncode == 0 and "whoami" in r.stdout.lower()
+    # one file is one page alone, as stdin (and -o writes NAME.txt into the folder)
+    by_file = temex("content", str(page), cwd=tmp_path)
+    assert by_file.returncode == 0 and by_file.stdout == r.stdout
+    by_file = temex("content", str(page), "-o", "one", "-f", "markdown", cwd=tmp_path)
+    assert by_file.returncode == 0 and (tmp_path / "one" / "index.md").read_text().strip()
     r = temex("extract", "-", "--pages-dir", str(page.parent.parent), "-f", "content",
               "-o", "-", cwd=tmp_path, stdin=html)
     assert r.returncode == 0 and r.stdout.strip(), r.stderr

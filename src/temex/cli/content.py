@@ -36,8 +36,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "content", help="main content of every page of a folder",
         description="Write OUTDIR/PATH.txt with the main content of every PATH.html "
                     "under DIR (subfolders included), using every page of DIR as the "
-                    "site's evidence. DIR - reads one page from stdin.")
-    p.add_argument("dir", metavar="DIR", help="folder of HTML pages of one site, or - (stdin)")
+                    "site's evidence. A FILE, or - (stdin), is one page alone.")
+    p.add_argument("dir", metavar="DIR", help="folder of HTML pages of one site, one HTML "
+                                             "file, or - (stdin)")
     p.add_argument("-o", "--output", metavar="OUTDIR",
                    help="output folder (default or -: stdout, one ==> PATH <== header "
                         "per page when there are several)")
@@ -65,17 +66,28 @@ def _render(c: Content, fmt: str, front_matter: bool = False) -> str:
     return c.text()
 
 
-def _stdin_page(fmt: str, front_matter: bool = False) -> int:
+def _one_page(data: bytes, url: str, name: str, args: argparse.Namespace) -> int:
+    """Main content of one page (stdin or a file): the page alone, no site."""
     from ..content.extract import extract_content
     from ..page.dom import parse
     from ..template.site_index import SiteIndex
 
-    doc = parse(read_input("-"), url="<stdin>")
+    doc = parse(data, url=url)
     if doc.body < 0:
-        say("the page from stdin has no body", "content")
+        say(f"{name}: the page has no body", "content")
         return EXIT_FAILED
-    text = _render(extract_content(doc, SiteIndex([doc])), fmt, front_matter)
-    sys.stdout.write(text + ("\n" if text else ""))
+    text = _render(extract_content(doc, SiteIndex([doc])), args.format, args.front_matter)
+    body = text + ("\n" if text else "")
+    if not args.output or is_stdio(args.output):
+        sys.stdout.write(body)
+        return EXIT_OK
+    dest = Path(args.output) / Path(name).with_suffix(_EXT[args.format]).name
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(body, encoding="utf-8")
+    except OSError as e:
+        say(f"{dest}: cannot write ({e.strerror or e})", "content")
+        return EXIT_FAILED
     return EXIT_OK
 
 
@@ -85,11 +97,18 @@ def run_content(args: argparse.Namespace) -> int:
         from .common import UsageError
         raise UsageError(f"--etdm {args.etdm}: give 0 (off) or a positive number of pages")
     if is_stdio(args.dir):
-        return _stdin_page(args.format, args.front_matter)
+        return _one_page(read_input("-"), "<stdin>", "stdin", args)
     src = Path(args.dir)
+    if src.is_file():  # one page, no site behind it
+        try:
+            data = src.read_bytes()
+        except OSError as e:
+            say(f"{src}: cannot read ({e.strerror or e})", "content")
+            return EXIT_FAILED
+        return _one_page(data, src.resolve().as_uri(), src.name, args)
     to_stdout = not args.output or is_stdio(args.output)
     if not src.is_dir():
-        say(f"{src}: not a folder", "content")
+        say(f"{src}: no such folder or file", "content")
         return EXIT_FAILED
     out = Path(args.output) if not to_stdout else None
     if out is not None:
