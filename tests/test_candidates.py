@@ -4,10 +4,10 @@ on the real shared sites served on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import pytest
+from conftest import DATA
 
 from temex.errors import PageError
 from temex.evaluate import NoGoldError, gold_mask, load_site, score_nodes
@@ -20,20 +20,6 @@ from temex.site.sources.mirror import MirrorSource
 
 pytestmark = pytest.mark.timeout(120)
 BASE = "http://site.test/"
-
-
-def _data() -> Path | None:
-    repo = Path(__file__).resolve().parents[1]
-    cands = [Path(os.environ["TEMEX_DATA"])] if os.environ.get("TEMEX_DATA") else []
-    cands += [Path(__file__).resolve().parents[2] / "shared" / "data",
-              repo.parent / "shared" / "data", repo / ".." / "shared" / "data"]
-    for c in cands:
-        if (c / "sites").is_dir():
-            return c
-    return None
-
-
-DATA = _data()
 
 
 def _page(name: str, links: list[str]) -> Document:
@@ -239,8 +225,6 @@ def test_survey_matches_the_built_document() -> None:
     """The Lexbor-only survey that ranks candidates gives the vocabulary,
     shingles and unusable reason of the built Document: every shared page
     (``../shared/data``) and odd markup."""
-    from conftest import DATA
-
     from temex.errors import ParseError
     from temex.page.dom import build_document, lexbor_parse
     from temex.page.files import unusable

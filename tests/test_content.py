@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 from pathlib import Path
 
 import pytest
+from conftest import DATA
 
 from temex.cli.content import add_parser as add_content_parser
 from temex.cli.content import run_content
@@ -18,16 +18,6 @@ from temex.page.dom import parse
 from temex.page.tokens import token_prf
 from temex.template.site_index import SiteIndex
 
-
-def _data() -> Path | None:
-    here = Path(__file__).resolve().parent.parent
-    for c in (os.environ.get("TEMEX_DATA"), "/work/shared/data", str(here.parent / "shared" / "data")):
-        if c and (Path(c) / "content").is_dir():
-            return Path(c)
-    return None
-
-
-DATA = _data()
 needs_data = pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 
 

@@ -6,12 +6,12 @@ on real shared pages: the Markdown read back as text has the words of the
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from pathlib import Path
 
 import pytest
+from conftest import DATA
 
 from temex.content.extract import extract_content
 from temex.content.text import markdown_text
@@ -101,16 +101,8 @@ def test_markdown_to_text_reads_the_golden_files() -> None:
         "spaces and parentheses and mail.")
 
 
-def _data() -> Path | None:
-    here = Path(__file__).resolve().parent.parent
-    for c in (os.environ.get("TEMEX_DATA"), "/work/shared/data", str(here.parent / "shared" / "data")):
-        if c and (Path(c) / "content").is_dir():
-            return Path(c)
-    return None
-
-
 def test_round_trip_on_shared_pages() -> None:
-    data = _data()
+    data = DATA
     if data is None:
         pytest.skip("shared data not found (set TEMEX_DATA or put it at ../shared/data)")
     files = sorted((data / "content").rglob("*.html"))

@@ -6,27 +6,16 @@ Markdown front matter."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import DATA
 
 from temex.content.extract import extract_content
 from temex.content.metadata import FIELDS, front_matter, page_metadata
 from temex.crawler.process import page_meta
 from temex.page.dom import parse
-
-
-def _data() -> Path | None:
-    here = Path(__file__).resolve().parent.parent
-    for c in (os.environ.get("TEMEX_DATA"), "/work/shared/data", str(here.parent / "shared" / "data")):
-        if c and (Path(c) / "content").is_dir():
-            return Path(c)
-    return None
-
-
-DATA = _data()
 
 
 def _page(rel: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import DATA
 
 from temex.content.extract import ContentParams, extract_content, rule_signals
 from temex.content.scorer import (CONTEXT_FEATURES, FEATURES, SITE_FEATURES, block_features,
@@ -22,15 +23,6 @@ from temex.template.site_index import SiteIndex
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _data() -> Path | None:
-    for c in (os.environ.get("TEMEX_DATA"), "/work/shared/data",
-              str(REPO.parent / "shared" / "data")):
-        if c and (Path(c) / "content").is_dir():
-            return Path(c)
-    return None
-
-
-DATA = _data()
 needs_data = pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 
 
