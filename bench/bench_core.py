@@ -66,20 +66,8 @@ def loso_table(data: Path, n: int = 4) -> None:
     sites = [load_site(f) for f in sorted((data / "sites").iterdir())
              if (f / "site.json").is_file()]
     names = [s.name for s in sites]
-    cases: dict[object, list] = {}  # type: ignore[type-arg]
-    for dup in sorted({g["duplicate"] for g in GRID}, key=str):
-        out = []
-        for site in sites:
-            for kp in site.key_pages:
-                f = url_to_file(site.root, kp)
-                try:
-                    key = load_file(f)
-                    gold = gold_mask(key, site.content_selector, site.template_selector)
-                except (OSError, ValueError):
-                    continue
-                pages, _, _ = choose_pages(key, f, site.root, n, duplicate=dup)
-                out.append((site.name, kp, f, key, pages, gold))
-        cases[dup] = out
+    cases = {dup: prepared(data, n, duplicate=dup)
+             for dup in sorted({g["duplicate"] for g in GRID}, key=str)}
     results = []  # per grid point: {site: (template F1, content F1, loads)}
     for g in GRID:
         params = {k: v for k, v in g.items() if k != "duplicate"}
@@ -130,8 +118,9 @@ def fmt_point(g: dict) -> str:  # type: ignore[type-arg]
     return ", ".join(f"{k}={v}" for k, v in g.items())
 
 
-def prepared(data: Path, n_max: int):  # type: ignore[no-untyped-def]
-    """(site, key page, key doc, candidate docs, gold) for every key page."""
+def prepared(data: Path, n_max: int, **choose):  # type: ignore[no-untyped-def]
+    """(site, key page, key doc, candidate docs, gold) for every key page;
+    ``choose``: keyword arguments of ``choose_pages`` (e.g. ``duplicate``)."""
     out = []
     for folder in sorted((data / "sites").iterdir()):
         if not (folder / "site.json").is_file():
@@ -145,7 +134,7 @@ def prepared(data: Path, n_max: int):  # type: ignore[no-untyped-def]
             except (OSError, ValueError) as e:  # missing file, no content element
                 print(f"skipped {site.name} {kp}: {e}", file=sys.stderr)
                 continue
-            pages, _, _ = choose_pages(key, f, site.root, n_max)
+            pages, _, _ = choose_pages(key, f, site.root, n_max, **choose)
             out.append((site.name, kp, f, key, pages, gold))
     return out
 

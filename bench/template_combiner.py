@@ -32,11 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from bench_core import prepared  # the key pages and their candidates, as bench_core scores them
+
 from temex.cli.eval import default_data_dir
-from temex.evaluate import gold_mask, load_site, url_to_file
 from temex.page.dom import Document
-from temex.page.files import load_file
-from temex.site.pool import choose_pages
 from temex.template.detectors import get_detector
 from temex.template.detectors.base import seen_texts
 from temex.template.detectors.rules import apply_region, record_groups
@@ -129,23 +128,12 @@ def main() -> int:
         print("no data folder: give --data or set TEMEX_DATA", file=sys.stderr)
         return 1
     cases = []  # (site, features, gold, rules) per key page, scored elements only
-    for folder in sorted((data / "sites").iterdir()):
-        if not (folder / "site.json").is_file():
-            continue
-        site = load_site(folder)
-        for kp in site.key_pages:
-            f = url_to_file(site.root, kp)
-            try:
-                key = load_file(f)
-                gold = gold_mask(key, site.content_selector, site.template_selector)
-            except (OSError, ValueError):
-                continue
-            pages, _, _ = choose_pages(key, f, site.root, args.n)
-            rows, rules = node_features(key, pages, args.n)
-            idx = [i for i, g in enumerate(gold) if g is not None]
-            cases.append((site.name, np.array([rows[i] for i in idx]),
-                          np.array([bool(gold[i]) for i in idx]),
-                          np.array([rules[i] for i in idx], dtype=bool)))
+    for name, _kp, _f, key, pages, gold in prepared(data, args.n):
+        rows, rules = node_features(key, pages, args.n)
+        idx = [i for i, g in enumerate(gold) if g is not None]
+        cases.append((name, np.array([rows[i] for i in idx]),
+                      np.array([bool(gold[i]) for i in idx]),
+                      np.array([rules[i] for i in idx], dtype=bool)))
     sites = sorted({c[0] for c in cases})
 
     def f1(pred, gold):  # type: ignore[no-untyped-def]
