@@ -99,10 +99,11 @@ def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
 #: Exploration settings of the ``--loso`` grid (issue 9): the load budget
 #: (``max_loads``, key page included), links of the key page's kind and
 #: folder first (``kind_first``), variant URLs last (``variants``), the
-#: near-duplicate threshold (``duplicate``).
-EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=va, duplicate=dup)
+#: near-duplicate threshold (``duplicate``), second-hop links of the key
+#: page's kind (``second_hop``, :class:`temex.site.explore.SecondHop`).
+EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=va, duplicate=dup, second_hop=sh)
                 for ml in (4, 5) for kf in (0, 3) for va in (False, True)
-                for dup in (None, 0.5, 0.7)]
+                for dup in (None, 0.5, 0.7) for sh in (0, 8, 16, 10**6)]
 
 
 def loso(data: Path, n: int, only: list[str] | None,
@@ -115,7 +116,7 @@ def loso(data: Path, n: int, only: list[str] | None,
 
     from temex.evaluate import Scores
     from temex.site.duplicates import DEFAULT_DUPLICATE
-    from temex.site.explore import DEFAULT_VARIANTS
+    from temex.site.explore import DEFAULT_SECOND_HOP, DEFAULT_VARIANTS
     from temex.template.detectors import get_detector
 
     sites = [load_site(f) for f in sorted((data / "sites").iterdir())
@@ -129,9 +130,9 @@ def loso(data: Path, n: int, only: list[str] | None,
     GRID = [{**e, **d} for e in egrid for d in detector_grid]
     default_point = {"max_loads": DEFAULT_MAX_LOADS, "kind_first": DEFAULT_KIND_FIRST,
                      "variants": DEFAULT_VARIANTS,
-                     "duplicate": DEFAULT_DUPLICATE,
+                     "duplicate": DEFAULT_DUPLICATE, "second_hop": DEFAULT_SECOND_HOP,
                      **{k: v for k, v in DEFAULT_POINT.items() if k != "duplicate"}}
-    ekeys = ("max_loads", "kind_first", "variants", "duplicate")
+    ekeys = ("max_loads", "kind_first", "variants", "duplicate", "second_hop")
     cases: dict[tuple, list] = {}  # type: ignore[type-arg]
     for site in sites:
         with serve_folder(site.root) as base:
@@ -142,7 +143,7 @@ def loso(data: Path, n: int, only: list[str] | None,
                         ex = explore(base + kp, n=n, max_loads=e["max_loads"],
                                      source=HttpSource(concurrency=2), duplicate=e["duplicate"],
                                      kind_first=e["kind_first"], variants=e["variants"],
-                                     fill=fill)
+                                     second_hop=e["second_hop"], fill=fill)
                         gold = gold_mask(ex.key, site.content_selector, site.template_selector)
                     except (PageLoadError, NoGoldError) as err:
                         print(f"skipped {site.name} {kp}: {err}", file=sys.stderr)
@@ -280,6 +281,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --loso: only these kind_first values in the grid")
     ap.add_argument("--variants", choices=["on", "off"], nargs="+",
                     help="with --loso: only these variants settings in the grid")
+    ap.add_argument("--second-hop", type=int, nargs="+",
+                    help="with --loso: only these second_hop settings in the grid")
+    ap.add_argument("--duplicates", type=float, nargs="+",
+                    help="with --loso: only these duplicate thresholds in the grid "
+                         "(0 for None)")
     ap.add_argument("--no-fill", action="store_true")
     ap.add_argument("--subsets", type=int, metavar="K",
                     help="only the page-choice headroom table: K random 3-subsets of the "
@@ -303,7 +309,10 @@ def main(argv: list[str] | None = None) -> int:
         egrid = [e for e in EXPLORE_GRID
                  if (not args.loso_max_loads or e["max_loads"] in args.loso_max_loads)
                  and (not args.kind_first or e["kind_first"] in args.kind_first)
-                 and (not args.variants or ("on" if e["variants"] else "off") in args.variants)]
+                 and (not args.variants or ("on" if e["variants"] else "off") in args.variants)
+                 and (not args.second_hop or e["second_hop"] in args.second_hop)
+                 and (not args.duplicates
+                      or (e["duplicate"] or 0.0) in args.duplicates)]
         loso(data, args.n[0] if args.n != [2, 3, 4] else 3, args.sites,
              not args.no_fill, grid, egrid)
         return 0

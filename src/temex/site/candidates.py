@@ -43,18 +43,31 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..errors import PageError
 from ..page.dom import Document
 from .duplicates import DEFAULT_DUPLICATE, is_copy
 from .links import get_links, normalize_url
 
-__all__ = ["CSResult", "Loader", "Progress", "find_cs", "max_clique_with"]
+__all__ = ["CSResult", "Discover", "Loader", "Progress", "find_cs", "max_clique_with"]
 
 #: ``load(url)`` returns the parsed page or a PageError (never raises).
 Loader = Callable[[str], Awaitable["Document | PageError"]]
 #: ``progress(url, status, loads_so_far, max_loads)``
 Progress = Callable[[str, str, int, int], None]
+
+
+class Discover(Protocol):
+    """Second-hop links (issue 9): called on each page kept, returns URLs
+    not linked from the key page to try next (they go to the front of the
+    queue); while ``wanting`` is true pages are loaded one at a time, so
+    that what one page yields decides the next load
+    (:class:`temex.site.explore.SecondHop`)."""
+
+    wanting: bool
+
+    def __call__(self, page: Document) -> list[str]: ...
 
 
 @dataclass
@@ -124,7 +137,8 @@ def max_clique_with(v: str, adj: dict[str, set[str]], order: Sequence[str],
 async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int = 3,
                   max_loads: int = 12, concurrency: int = 4, same_host: bool = False,
                   key_urls: Sequence[str] = (), progress: Progress | None = None,
-                  duplicate: float | None = DEFAULT_DUPLICATE) -> CSResult:
+                  duplicate: float | None = DEFAULT_DUPLICATE,
+                  discover: Discover | None = None) -> CSResult:
     """Alg. 2: explore ``order`` (the key page's links, best first) until an
     ``n``-CS of mutually linked pages is found.
 
@@ -147,6 +161,13 @@ async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int =
     duplicate : float or None
         Near-duplicate threshold (:mod:`temex.site.duplicates`); None keeps
         copies.
+    discover : Discover, optional
+        Second-hop links: URLs it returns for a kept page are explored next
+        and count as reachable (a departure from Alg. 2, whose candidates
+        are the key page's links only; issue 9: a wiki page or a forum
+        listing that links no page of its kind is compared with the
+        siblings its parent page lists). Loads are sequential while it is
+        ``wanting``.
 
     Cost: one load per explored link, one ``get_links`` per page and one
     clique search (see :func:`max_clique_with`) per page.
@@ -163,6 +184,8 @@ async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int =
     loads = 1
     while queue and loads < max_loads and len(best) < n:
         k = max(1, min(concurrency, n - len(best), max_loads - loads, len(queue)))
+        if discover is not None and discover.wanting:
+            k = 1
         batch, queue = queue[:k], queue[k:]
         res.explored += batch
         loads += len(batch)
@@ -190,6 +213,10 @@ async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int =
             res.pages[link] = page
             if progress:
                 progress(link, "loaded", loads, max_loads)
+            if discover is not None:
+                more = [u for u in discover(page) if u not in reachable and u not in own]
+                reachable.update(more)
+                queue = more + queue
             targets = {alias.get(u.url, u.url) for u in get_links(page, same_host=same_host)}
             out_links[link] = {t for t in targets if t in reachable and t != link}
             res.edges |= {(link, t) for t in out_links[link]}

@@ -33,9 +33,11 @@ __all__ = [
     "DEFAULT_KIND_FIRST",
     "DEFAULT_MAX_LOADS",
     "DEFAULT_N",
+    "DEFAULT_SECOND_HOP",
     "DEFAULT_VARIANTS",
     "ORDERS",
     "Exploration",
+    "SecondHop",
     "explore",
     "explore_async",
     "fit_exploration",
@@ -50,6 +52,13 @@ __all__ = [
 DEFAULT_KIND_FIRST = 3
 #: Variants of one page (:func:`temex.site.duplicates.variant_urls`) go last.
 DEFAULT_VARIANTS = True
+#: A key page linking fewer than this many pages (after
+#: :func:`distinct_links`) is a leaf of its site: links of its kind and
+#: folder found on the pages loaded (:class:`SecondHop`) fill what its own
+#: links leave of ``kind_first``, and it is compared with the pages of its
+#: kind and folder only when two or more were loaded (:func:`kin_pages`).
+#: 0 turns this off. Chosen leave-one-site-out (docs/EXPLORATION.md).
+DEFAULT_SECOND_HOP = 8
 
 
 @dataclass
@@ -156,6 +165,64 @@ def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     return front + [ln for ln in links if id(ln) not in chosen]
 
 
+def kind_quota(links: list[Link], key_url: str, k: int) -> int:
+    """How many of the ``k`` front places of :func:`kind_front` the key
+    page's own links leave empty (links of its kind or folder it lacks)."""
+    if k <= 0:
+        return 0
+    kind, sib = _kind(key_url), sibling_pattern(key_url)
+    have = sum(1 for ln in links if _kind(ln.url) == kind or sibling_pattern(ln.url) == sib)
+    return max(0, k - have)
+
+
+class SecondHop:
+    """Links of the key page's kind, then of its folder, found on the pages
+    loaded, up to ``quota`` of them (:class:`temex.site.candidates.Discover`).
+
+    Issue 9, our addition to the papers (their candidates are the key
+    page's links only, hyperlink paper §3.3, ETDM §4.1): a page deep in a
+    site often links to few pages of its own kind (a wiki page links its
+    course page and the home page, a sub-forum its parent forum), so the
+    exploration compared it with hub pages of another kind, while the
+    offline pool (:mod:`temex.site.pool`) compares it with its siblings.
+    The hub pages loaded first list those siblings: the first ``quota`` of
+    them (document order; the key page's variants,
+    :func:`temex.site.duplicates.variant_urls`, and URLs already known
+    skipped) are explored next, within the same load budget."""
+
+    def __init__(self, key_url: str, known: list[Link], quota: int,
+                 same_host: bool = False) -> None:
+        self.key_url = key_url
+        self.kind, self.sib = _kind(key_url), sibling_pattern(key_url)
+        self.seen = {normalise_url(key_url), *(normalise_url(ln.url) for ln in known)}
+        self.quota = quota
+        self.same_host = same_host
+
+    @property
+    def wanting(self) -> bool:
+        return self.quota > 0
+
+    def __call__(self, page: Document) -> list[str]:
+        if self.quota <= 0:
+            return []
+        same: list[str] = []
+        near: list[str] = []
+        for ln in get_links(page, same_host=self.same_host):
+            k = normalise_url(ln.url)
+            if k in self.seen or variant_urls(ln.url, self.key_url):
+                continue
+            if _kind(ln.url) == self.kind:
+                same.append(ln.url)
+            elif sibling_pattern(ln.url) == self.sib:
+                near.append(ln.url)
+            else:
+                continue
+            self.seen.add(k)
+        out = (same + near)[:self.quota]
+        self.quota -= len(out)
+        return out
+
+
 def variants_last(links: list[Link], key_url: str) -> list[Link]:
     """``links`` with variants of the key page or of an earlier link
     (:func:`temex.site.duplicates.variant_urls`: one product's colours and
@@ -186,6 +253,20 @@ def fill_pages(key: Document, pages: dict[str, Document], cs: list[str], n: int)
     rest = [u for u in pages if u not in cs]
     rest.sort(key=lambda u: (_kind(pages[u].url) != kind, -similarity(key, pages[u])))
     return rest[:max(0, n - len(cs))]
+
+
+def kin_pages(key_url: str, pages: dict[str, Document], n: int) -> list[str]:
+    """The first ``n`` loaded pages (load order) of the key page's kind or
+    folder (:func:`temex.site.pool.url_pattern`, :func:`sibling_pattern`).
+
+    Used for a leaf key page explored with :class:`SecondHop`: the hub
+    pages loaded on the way (its course or forum page, the home page) are
+    pages of another kind, and voting with them costs the key page's
+    kind-level chrome (issue 9 cause 2); the offline pool compares such a
+    page with its siblings the same way (:mod:`temex.site.pool`)."""
+    kind, sib = _kind(key_url), sibling_pattern(key_url)
+    return [u for u, d in pages.items()
+            if _kind(d.url) == kind or sibling_pattern(d.url) == sib][:n]
 
 
 def distinct_links(links: list[Link], key_url: str | None) -> list[Link]:
@@ -224,7 +305,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
                         progress: Progress | None = None,
                         duplicate: float | None = DEFAULT_DUPLICATE,
                         kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
-                        variants: bool = DEFAULT_VARIANTS) -> Exploration:
+                        variants: bool = DEFAULT_VARIANTS,
+                        second_hop: int = DEFAULT_SECOND_HOP) -> Exploration:
     """Find ``n`` pages sharing the template of the page at ``url``.
 
     Parameters
@@ -265,6 +347,13 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     variants : bool
         Try links that look like variants of the key page or of an earlier
         link (:func:`temex.site.duplicates.variant_urls`) last.
+    second_hop : int
+        When the key page links fewer than this many pages, and fewer than
+        ``kind_first`` of its kind and folder, explore such pages linked
+        from the pages loaded (:class:`SecondHop`; loads are then
+        sequential until they are found) and compare the key page with the
+        pages of its kind and folder only when two or more were loaded
+        (:func:`kin_pages`). 0: never.
 
     Raises
     ------
@@ -306,6 +395,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         if variants:
             ordered = variants_last(ordered, key.url)
         ordered = kind_front(ordered, key.url, kind_first)
+        quota = kind_quota(ordered, key.url, kind_first) if len(ordered) < second_hop else 0
+        hop = SecondHop(key.url, ordered, quota, same_host) if quota else None
         t2 = time.perf_counter()
 
         async def load(u: str) -> Document | PageError:
@@ -314,13 +405,18 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         res = await find_cs(key, [ln.url for ln in ordered], load, n=n, max_loads=max_loads,
                             concurrency=concurrency, same_host=same_host,
                             key_urls=[asked] if asked else [], progress=progress,
-                            duplicate=duplicate)
+                            duplicate=duplicate, discover=hop)
         t3 = time.perf_counter()
     finally:
         await src.aclose()
+    cs = res.cs
     filled = fill_pages(key, res.pages, res.cs, n) if fill and not res.complete else []
+    kin = kin_pages(key.url, res.pages, n) if hop is not None else []
+    if len(kin) >= 2:
+        cs = [u for u in cs if u in kin]
+        filled = [u for u in kin if u not in cs]
     return Exploration(
-        url=url, key=key, pages=[res.pages[u] for u in [*res.cs, *filled]], cs=res.cs,
+        url=url, key=key, pages=[res.pages[u] for u in [*cs, *filled]], cs=cs,
         filled=filled,
         edges=sorted(res.edges), complete=res.complete, n=n, order=order,
         loads=1 + len(res.pages), requests=1 + res.requests,
@@ -334,14 +430,16 @@ def explore(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
             concurrency: int = 4, progress: Progress | None = None,
             duplicate: float | None = DEFAULT_DUPLICATE,
             kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
-            variants: bool = DEFAULT_VARIANTS) -> Exploration:
+            variants: bool = DEFAULT_VARIANTS,
+            second_hop: int = DEFAULT_SECOND_HOP) -> Exploration:
     """Blocking wrapper of :func:`explore_async` (runs its own event loop;
     do not call from inside a running loop)."""
     return asyncio.run(explore_async(url, n=n, max_loads=max_loads, source=source,
                                      same_host=same_host, order=order,
                                      concurrency=concurrency, progress=progress,
                                      duplicate=duplicate, kind_first=kind_first,
-                                     fill=fill, variants=variants))
+                                     fill=fill, variants=variants,
+                                     second_hop=second_hop))
 
 
 def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateModel:
