@@ -100,10 +100,11 @@ def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
 #: (``max_loads``, key page included), links of the key page's kind and
 #: folder first (``kind_first``), variant URLs last (``variants``), the
 #: near-duplicate threshold (``duplicate``), second-hop links of the key
-#: page's kind (``second_hop``, :class:`temex.site.explore.SecondHop`).
+#: page's kind for leaf key pages (``second_hop``: 0 off, None for the
+#: default limit 2n + 2, :class:`temex.site.explore.SecondHop`).
 EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=va, duplicate=dup, second_hop=sh)
                 for ml in (4, 5) for kf in (0, 3) for va in (False, True)
-                for dup in (None, 0.5, 0.7) for sh in (0, 8, 16, 10**6)]
+                for dup in (None, 0.5, 0.7) for sh in (0, None)]
 
 
 def loso(data: Path, n: int, only: list[str] | None,
@@ -282,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", choices=["on", "off"], nargs="+",
                     help="with --loso: only these variants settings in the grid")
     ap.add_argument("--second-hop", type=int, nargs="+",
-                    help="with --loso: only these second_hop settings in the grid")
+                    help="with --loso: these second_hop limits instead of the grid's "
+                         "0 and None (2n + 2); -1 for None")
     ap.add_argument("--duplicates", type=float, nargs="+",
                     help="with --loso: only these duplicate thresholds in the grid "
                          "(0 for None)")
@@ -310,9 +312,12 @@ def main(argv: list[str] | None = None) -> int:
                  if (not args.loso_max_loads or e["max_loads"] in args.loso_max_loads)
                  and (not args.kind_first or e["kind_first"] in args.kind_first)
                  and (not args.variants or ("on" if e["variants"] else "off") in args.variants)
-                 and (not args.second_hop or e["second_hop"] in args.second_hop)
                  and (not args.duplicates
                       or (e["duplicate"] or 0.0) in args.duplicates)]
+        if args.second_hop:  # other limits than the grid's (e.g. 8 16 1000000)
+            hops = [None if h < 0 else h for h in args.second_hop]
+            egrid = [{**e, "second_hop": h} for e in egrid if e["second_hop"] == 0
+                     for h in hops]
         loso(data, args.n[0] if args.n != [2, 3, 4] else 3, args.sites,
              not args.no_fill, grid, egrid)
         return 0

@@ -302,8 +302,8 @@ def test_second_hop_loads_what_a_kept_page_yields_next_and_one_at_a_time() -> No
     ("wikinotes", "/ANAT_322/lecture-notes/"), ("wikinotes", "/COMP_302/summary/"),
     ("klnet-forum", "forumdisplay.php-f=14")])
 def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str) -> None:
-    """Issue 9, live: a leaf key page (fewer than ``DEFAULT_SECOND_HOP``
-    links) that links no page of its kind (a wiki page links its course page
+    """Issue 9, live: a leaf key page (fewer links than the offline pool's
+    2n + 2, ``DEFAULT_SECOND_HOP``) that links no page of its kind (a wiki page links its course page
     and the home page, a sub-forum its parent forum) is compared with pages
     of its kind and folder found on the pages loaded (``SecondHop``,
     ``kin_pages``), within the same budget of 4 requests; without the second
@@ -328,3 +328,17 @@ def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str
     assert len(ex.pages) >= 2
     assert all(_kind(p.url) == kind or sibling_pattern(p.url) == sib for p in ex.pages)
     assert f1[None] > f1[0] + 0.02, f1
+
+
+def test_second_hop_that_finds_nothing_keeps_the_cs() -> None:
+    """A leaf key page whose loaded pages yield no new page of its kind (the
+    demo blog post links all its sibling posts itself) keeps its complete
+    CS, hub page included: ``kin_pages`` applies only to pages the second
+    hop brought."""
+    www = Path(__file__).resolve().parents[1] / "src" / "temex" / "demo" / "greenleaf" / "www"
+    with serve_folder(www) as base:
+        on = explore(base + "/blog/planting-in-autumn/", source=HttpSource(concurrency=2))
+        off = explore(base + "/blog/planting-in-autumn/", source=HttpSource(concurrency=2),
+                      second_hop=0)
+    assert on.complete and len(on.pages) == 3
+    assert [p.url for p in on.pages] == [p.url for p in off.pages]

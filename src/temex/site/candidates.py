@@ -65,7 +65,8 @@ class Discover(Protocol):
     that what one page yields decides the next load
     (:class:`temex.site.explore.SecondHop`)."""
 
-    wanting: bool
+    @property
+    def wanting(self) -> bool: ...
 
     def __call__(self, page: Document) -> list[str]: ...
 

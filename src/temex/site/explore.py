@@ -52,13 +52,13 @@ __all__ = [
 DEFAULT_KIND_FIRST = 3
 #: Variants of one page (:func:`temex.site.duplicates.variant_urls`) go last.
 DEFAULT_VARIANTS = True
-#: A key page linking fewer than this many pages (after
-#: :func:`distinct_links`) is a leaf of its site: links of its kind and
-#: folder found on the pages loaded (:class:`SecondHop`) fill what its own
-#: links leave of ``kind_first``, and it is compared with the pages of its
-#: kind and folder only when two or more were loaded (:func:`kin_pages`).
-#: 0 turns this off. Chosen leave-one-site-out (docs/EXPLORATION.md).
-DEFAULT_SECOND_HOP = 8
+#: Second hop of leaf key pages (:class:`SecondHop`, :func:`kin_pages`):
+#: a key page linking fewer pages (after :func:`distinct_links`) than the
+#: offline pool holds (``2n + 2``, :mod:`temex.site.pool`, which then takes
+#: the files of the key page's folder) is a leaf of its site. None: that
+#: pool size; an int: another limit (0: never; bench/bench_explore.py
+#: measures 8, 16 and always, docs/EXPLORATION.md).
+DEFAULT_SECOND_HOP: int | None = None
 
 
 @dataclass
@@ -197,6 +197,8 @@ class SecondHop:
         self.seen = {normalise_url(key_url), *(normalise_url(ln.url) for ln in known)}
         self.quota = quota
         self.same_host = same_host
+        #: URLs returned so far
+        self.found: list[str] = []
 
     @property
     def wanting(self) -> bool:
@@ -220,6 +222,7 @@ class SecondHop:
             self.seen.add(k)
         out = (same + near)[:self.quota]
         self.quota -= len(out)
+        self.found += out
         return out
 
 
@@ -259,7 +262,7 @@ def kin_pages(key_url: str, pages: dict[str, Document], n: int) -> list[str]:
     """The first ``n`` loaded pages (load order) of the key page's kind or
     folder (:func:`temex.site.pool.url_pattern`, :func:`sibling_pattern`).
 
-    Used for a leaf key page explored with :class:`SecondHop`: the hub
+    Used for a leaf key page when :class:`SecondHop` brought pages: the hub
     pages loaded on the way (its course or forum page, the home page) are
     pages of another kind, and voting with them costs the key page's
     kind-level chrome (issue 9 cause 2); the offline pool compares such a
@@ -306,7 +309,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
                         duplicate: float | None = DEFAULT_DUPLICATE,
                         kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
                         variants: bool = DEFAULT_VARIANTS,
-                        second_hop: int = DEFAULT_SECOND_HOP) -> Exploration:
+                        second_hop: int | None = DEFAULT_SECOND_HOP) -> Exploration:
     """Find ``n`` pages sharing the template of the page at ``url``.
 
     Parameters
@@ -347,13 +350,14 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     variants : bool
         Try links that look like variants of the key page or of an earlier
         link (:func:`temex.site.duplicates.variant_urls`) last.
-    second_hop : int
-        When the key page links fewer than this many pages, and fewer than
+    second_hop : int or None
+        When the key page links fewer than this many pages (None: ``2n + 2``,
+        the offline pool's size), and fewer than
         ``kind_first`` of its kind and folder, explore such pages linked
         from the pages loaded (:class:`SecondHop`; loads are then
-        sequential until they are found) and compare the key page with the
-        pages of its kind and folder only when two or more were loaded
-        (:func:`kin_pages`). 0: never.
+        sequential until they are found); when some were loaded, compare
+        the key page with the pages of its kind and folder only, if two or
+        more were loaded (:func:`kin_pages`). 0: never.
 
     Raises
     ------
@@ -395,7 +399,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         if variants:
             ordered = variants_last(ordered, key.url)
         ordered = kind_front(ordered, key.url, kind_first)
-        quota = kind_quota(ordered, key.url, kind_first) if len(ordered) < second_hop else 0
+        leaf = len(ordered) < (2 * n + 2 if second_hop is None else second_hop)
+        quota = kind_quota(ordered, key.url, kind_first) if leaf else 0
         hop = SecondHop(key.url, ordered, quota, same_host) if quota else None
         t2 = time.perf_counter()
 
@@ -411,7 +416,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         await src.aclose()
     cs = res.cs
     filled = fill_pages(key, res.pages, res.cs, n) if fill and not res.complete else []
-    kin = kin_pages(key.url, res.pages, n) if hop is not None else []
+    hopped = hop is not None and any(u in res.pages for u in hop.found)
+    kin = kin_pages(key.url, res.pages, n) if hopped else []
     if len(kin) >= 2:
         cs = [u for u in cs if u in kin]
         filled = [u for u in kin if u not in cs]
@@ -431,7 +437,7 @@ def explore(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
             duplicate: float | None = DEFAULT_DUPLICATE,
             kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
             variants: bool = DEFAULT_VARIANTS,
-            second_hop: int = DEFAULT_SECOND_HOP) -> Exploration:
+            second_hop: int | None = DEFAULT_SECOND_HOP) -> Exploration:
     """Blocking wrapper of :func:`explore_async` (runs its own event loop;
     do not call from inside a running loop)."""
     return asyncio.run(explore_async(url, n=n, max_loads=max_loads, source=source,
