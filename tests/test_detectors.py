@@ -113,10 +113,10 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
 # Floors a little under the figures measured with `temex eval` (n = 4, vote,
 # the defaults; docs/BENCHMARKS.md, per-site table), every shared site; they
 # catch regressions without chasing noise.
-FLOORS = {"americanpillowcase-shop": (0.92, 0.79), "digitalplant": (0.96, 0.97),
+FLOORS = {"americanpillowcase-shop": (0.94, 0.86), "digitalplant": (0.96, 0.97),
           "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
-          "klnet-forum": (0.97, 0.99), "openehr-org-archive": (0.98, 0.95),
-          "wikinotes": (0.87, 0.99)}
+          "klnet-forum": (0.97, 0.99), "openehr-org-archive": (0.98, 0.98),
+          "wikinotes": (0.94, 0.99)}
 
 
 def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
@@ -341,3 +341,31 @@ def test_a_title_heading_with_a_repeated_icon_is_still_the_title() -> None:
     assert h1 in title_nodes(k, [True] * len(k), seen_texts(pages))
     line = next(i for i in k.in_body() if k.text[i].startswith("Maintainer"))
     assert not first.template[h1] and not first.template[line]
+
+
+def test_what_follows_the_text_keeps_the_majority_vote() -> None:
+    # With 6 candidate pages, a product page's related-products list is
+    # mapped by 4 of them (products of other collections list other
+    # products): a majority, not the more than two thirds the vote asks
+    # inside the content region. Widened to the product's <h2> title, the
+    # region takes that list too (it follows the description in the same
+    # container); after the text the majority vote holds, so it stays
+    # template as the gold says.
+    from conftest import DATA
+
+    from temex.api import extract_files
+    from temex.evaluate import gold_mask, url_to_file
+    if DATA is None or not (DATA / "sites" / "americanpillowcase-shop").is_dir():
+        pytest.skip("americanpillowcase-shop not in the shared data")
+    site = load_site(DATA / "sites" / "americanpillowcase-shop")
+    kp = next(k for k in site.key_pages if "mattress-protector" in k)
+    m = extract_files(url_to_file(site.root, kp), pages_dir=site.root,
+                      options=ExtractOptions(n_pages=6))
+    k = m.key
+    gold = gold_mask(k, site.content_selector, site.template_selector)
+    related = next(i for i in k.in_body() if "related-products-container" in k.classes[i])
+    h2 = next(i for i in k.in_body() if "product-single__title" in k.classes[i])
+    assert len(m.pages) == 6 and k.is_ancestor(m.region, related)
+    assert 4 <= m.votes[related] < 5 and gold[related] is True
+    assert all(m.template[i] for i in k.descendants(related) if not k.is_ignored(i))
+    assert not m.template[h2]

@@ -486,8 +486,10 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     rules of :func:`refine_region` follow. With ``info``, the region's root
     is stored as ``info["region"]`` (-1 when none). With ``closure`` and
     ``title``, the region is first widened to the page title
-    (:func:`widen_to_title`), and what lies between the title and the text
-    is content (:func:`head_zone`)."""
+    (:func:`widen_to_title`; the stricter inside vote then holds only up to
+    the end of the region found by text mass: what follows the text in the
+    title's container keeps the majority vote), and what lies between the
+    title and the text is content (:func:`head_zone`)."""
     region = content_region(doc, template, coverage, records=closure)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
@@ -502,6 +504,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
             if mixed[i] and template[p] and not doc.text[p]:
                 mixed[p] = True
         region = content_region(doc, mixed, coverage, records=closure)
+    core = region
     if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
                                 else inside_template, seen)
@@ -517,8 +520,15 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         if not out[i] and i not in inside:
             out[i] = True
     if inside_template is not None:
+        # Widened to the title, the region also takes what follows the text
+        # in the title's container (related lists, "more on this story",
+        # recently viewed items): the stricter inside vote is for the page's
+        # own area, from the title to the end of the text; after it the
+        # vote of the template around the region holds (our rule, issue 9).
+        after = core + doc.size[core] if core != region else len(doc)
         for i in inside:
-            out[i] = out[i] and bool(inside_template[i])
+            if i < after:
+                out[i] = out[i] and bool(inside_template[i])
     if closure:
         out[region] = False
         if title:
