@@ -113,12 +113,12 @@ def test_real_site_over_http(site_name: str) -> None:
 #: Live floors (issue 9), node F1 template / content with every key page
 #: pooled, explored with the defaults over HTTP: the figures of
 #: ``bench/bench_explore.py --loso --default-only`` (docs/EXPLORATION.md)
-#: rounded down, less 0.01 (klnet-forum 0.95 -> 0.97 and wikinotes 0.85 ->
-#: 0.87 with the second hop of leaf pages, ``explore.SecondHop``).
-LIVE_FLOORS = {"americanpillowcase-shop": (0.92, 0.79), "digitalplant": (0.90, 0.94),
+#: rounded down, less 0.01 (third pass of issue 9: the second hop of leaf
+#: pages, ``explore.SecondHop``, and the detector's title and head-zone rules).
+LIVE_FLOORS = {"americanpillowcase-shop": (0.94, 0.87), "digitalplant": (0.96, 0.97),
                "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
-               "klnet-forum": (0.97, 0.98), "openehr-org-archive": (0.98, 0.95),
-               "wikinotes": (0.87, 0.99)}
+               "klnet-forum": (0.97, 0.98), "openehr-org-archive": (0.98, 0.98),
+               "wikinotes": (0.94, 0.99)}
 
 
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")

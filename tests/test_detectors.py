@@ -113,10 +113,10 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
 # Floors a little under the figures measured with `temex eval` (n = 4, vote,
 # the defaults; docs/BENCHMARKS.md, per-site table), every shared site; they
 # catch regressions without chasing noise.
-FLOORS = {"americanpillowcase-shop": (0.92, 0.79), "digitalplant": (0.96, 0.97),
+FLOORS = {"americanpillowcase-shop": (0.94, 0.86), "digitalplant": (0.96, 0.97),
           "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
-          "klnet-forum": (0.97, 0.99), "openehr-org-archive": (0.98, 0.95),
-          "wikinotes": (0.87, 0.99)}
+          "klnet-forum": (0.97, 0.99), "openehr-org-archive": (0.98, 0.98),
+          "wikinotes": (0.94, 0.99)}
 
 
 def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
@@ -230,3 +230,142 @@ def test_a_listing_weighs_as_one_piece_of_content() -> None:
     header = k.parent[k.text.index("Thread")]  # column labels, the same on every page
     assert m.votes[header] == 3
     assert not any(m.template[i] for i in k.descendants(k.parent[header]))
+
+
+def _shared_page(site_name: str, key_substr: str):  # type: ignore[no-untyped-def]
+    """The fitted default model of the first key page of a shared site whose
+    URL contains ``key_substr``, and the page's gold mask."""
+    from conftest import DATA
+
+    from temex.api import extract_files
+    from temex.evaluate import gold_mask, url_to_file
+    if DATA is None or not (DATA / "sites" / site_name).is_dir():
+        pytest.skip(f"{site_name} not in the shared data")
+    site = load_site(DATA / "sites" / site_name)
+    kp = next(k for k in site.key_pages if key_substr in k)
+    m = extract_files(url_to_file(site.root, kp), pages_dir=site.root, options=ExtractOptions())
+    return m, gold_mask(m.key, site.content_selector, site.template_selector)
+
+
+def test_a_product_title_in_an_h2_named_by_the_title_widens_the_region() -> None:
+    # A Shopify product page: the region by text mass is the description tab;
+    # the product's title is an <h2> (the <h1> is the breadcrumb's), its price
+    # and "add to cart" form lie between the title and the description. The
+    # <title> names the <h2>, so the region takes the product box, and the
+    # price and the options between title and text are content.
+    from temex.template.detectors.rules import page_title, title_nodes
+    m, gold = _shared_page("americanpillowcase-shop", "mattress-protector")
+    k = m.key
+    h2 = next(i for i in k.in_body() if "product-single__title" in k.classes[i])
+    assert k.tag[h2] == "h2" and m.votes[h2] == 0
+    assert norm_key_in(k, h2, page_title(k))
+    assert h2 in title_nodes(k, m.template)
+    assert k.is_ancestor(m.region, h2)
+    form = next(i for i in k.in_body() if "product-form" in k.classes[i])
+    price = next(i for i in k.in_body() if "product_single_price" in k.classes[i])
+    for i in (h2, price, form):
+        assert not m.template[i] and gold[i] is False
+    # the form's labels repeat on every product page: the vote alone maps them
+    label = next(i for i in k.descendants(form) if k.tag[i] == "label")
+    assert m.votes[label] == 4 and not m.template[label]
+    off = get_detector("vote", title=False).fit(k, _pages_of(m)).model_
+    assert off.template[h2] and off.template[form]
+
+
+def norm_key_in(doc, i: int, title: str) -> bool:  # type: ignore[no-untyped-def]
+    from temex.page.blocks import norm_key
+    return norm_key(doc.subtree_text(i)) in title
+
+
+def _pages_of(m):  # type: ignore[no-untyped-def]
+    from temex.page.files import load_file
+    return [load_file(Path(u)) for u in m.pages]
+
+
+def test_a_line_between_the_title_and_the_text_is_content() -> None:
+    # A wiki page: "Maintainer: admin" sits under the <h1>, the same on every
+    # page, so the vote calls it template; it lies between the title and
+    # the text it heads, not at the region's edge (the breadcrumb before the
+    # title stays template).
+    m, gold = _shared_page("wikinotes", "monday-march-5")
+    k = m.key
+    line = next(i for i in k.in_body() if k.text[i].startswith("Maintainer"))
+    box = k.parent[k.parent[line]]
+    assert m.votes[box] == 4 and gold[box] is False
+    assert all(not m.template[i] for i in k.descendants(box))
+    crumb = next(i for i in k.in_body() if "breadcrumb" in k.classes[i])
+    assert all(m.template[i] for i in k.descendants(crumb))
+    off = get_detector("vote", title=False).fit(k, _pages_of(m)).model_
+    assert all(off.template[i] for i in k.descendants(box))
+
+
+def test_link_widgets_between_title_and_text_stay_template() -> None:
+    # A share bar between the title and the text is links: it stays template;
+    # a byline there is content.
+    byline = '<p class="by">By the same staff writer, on the usual day</p>'
+    share = ('<div class="share"><a href="/t">Share on Twitter</a>'
+             '<a href="/f">Share on Facebook</a></div>')
+    html = ("<html><head><title>{t} - Site</title></head><body><header><a href='/'>Site</a>"
+            "</header><main><div class='post'><h2>{t}</h2>" + byline + share +
+            "<div class='text'><p>{b}</p><p>{b}</p></div></div></main>"
+            "<footer><p>(c) Site</p></footer></body></html>")
+    key = parse(html.format(t="The key page's own long title", b="its own words " * 20))
+    others = [parse(html.format(t=f"Another page number {j} title", b=f"other words {j} " * 20))
+              for j in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    by = next(i for i in k.in_body() if k.classes[i] == ("by",))
+    sh = next(i for i in k.in_body() if k.classes[i] == ("share",))
+    h2 = k.tag.index("h2")
+    assert m.votes[by] == 3 and m.votes[sh] == 3
+    assert not m.template[h2] and not m.template[by]
+    assert all(m.template[i] for i in k.descendants(sh))
+    off = VoteDetector(title=False).fit(key, others).model_
+    assert off.template[h2] and off.template[by]
+
+
+def test_a_title_heading_with_a_repeated_icon_is_still_the_title() -> None:
+    # Under the first evidence rule (evidence_share=None) the wiki's <h1> is
+    # template: an empty icon <span> inside it is identical on every page.
+    # Its text is the page's own (no compared page has it), so it is the
+    # page's title all the same, and the line under it is content.
+    from temex.template.detectors.base import seen_texts
+    from temex.template.detectors.rules import title_nodes
+    m, gold = _shared_page("wikinotes", "monday-march-5")
+    k = m.key
+    pages = _pages_of(m)
+    first = get_detector("vote", evidence_share=None, digits=False).fit(k, pages).model_
+    h1 = k.tag.index("h1")
+    assert m.votes[h1] == 4 and gold[h1] is False
+    assert h1 not in title_nodes(k, [True] * len(k))
+    assert h1 in title_nodes(k, [True] * len(k), seen_texts(pages))
+    line = next(i for i in k.in_body() if k.text[i].startswith("Maintainer"))
+    assert not first.template[h1] and not first.template[line]
+
+
+def test_what_follows_the_text_keeps_the_majority_vote() -> None:
+    # With 6 candidate pages, a product page's related-products list is
+    # mapped by 4 of them (products of other collections list other
+    # products): a majority, not the more than two thirds the vote asks
+    # inside the content region. Widened to the product's <h2> title, the
+    # region takes that list too (it follows the description in the same
+    # container); after the text the majority vote holds, so it stays
+    # template as the gold says.
+    from conftest import DATA
+
+    from temex.api import extract_files
+    from temex.evaluate import gold_mask, url_to_file
+    if DATA is None or not (DATA / "sites" / "americanpillowcase-shop").is_dir():
+        pytest.skip("americanpillowcase-shop not in the shared data")
+    site = load_site(DATA / "sites" / "americanpillowcase-shop")
+    kp = next(k for k in site.key_pages if "mattress-protector" in k)
+    m = extract_files(url_to_file(site.root, kp), pages_dir=site.root,
+                      options=ExtractOptions(n_pages=6))
+    k = m.key
+    gold = gold_mask(k, site.content_selector, site.template_selector)
+    related = next(i for i in k.in_body() if "related-products-container" in k.classes[i])
+    h2 = next(i for i in k.in_body() if "product-single__title" in k.classes[i])
+    assert len(m.pages) == 6 and k.is_ancestor(m.region, related)
+    assert 4 <= m.votes[related] < 5 and gold[related] is True
+    assert all(m.template[i] for i in k.descendants(related) if not k.is_ignored(i))
+    assert not m.template[h2]

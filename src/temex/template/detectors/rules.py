@@ -23,9 +23,12 @@ papers' behaviour. Inside the content region a stricter form counts
 most of its text is; see :func:`supported_mapping`.
 
 Inside the content region (issue 9, :func:`refine_region`,
-:func:`widen_to_title`): record lists whose text is page-specific are content;
-template inside the region comes as whole widgets (*closure*); the region is
-widened to the page's title heading. The data README's convention (the page's
+:func:`widen_to_title`, :func:`head_zone`): record lists whose text is
+page-specific are content; template inside the region comes as whole widgets
+(*closure*); the region is widened to the page's title heading (an ``<h1>``,
+or an ``<h2>``/``<h3>`` that the ``<title>`` names, :func:`title_nodes`), and
+what sits between that title and the text it heads (byline, price, options
+form) is content. The data README's convention (the page's
 own records, title and byline are content; the chrome of a page kind is
 template) is what these rules aim at; none of them comes from the papers.
 """
@@ -35,13 +38,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from ...page.blocks import norm_key
 from ...page.dom import Document
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
-           "content_region", "follow_parent", "kind_mask", "mapped_mask", "record_groups",
-           "refine_region", "subdocument", "supported_mapping", "table_headers", "whole_table",
-           "widen_to_title"]
+           "content_region", "follow_parent", "head_zone", "kind_mask", "mapped_mask",
+           "page_title", "record_groups", "refine_region", "subdocument", "supported_mapping",
+           "table_headers", "title_nodes", "whole_table", "widen_to_title"]
 
 
 #: Share of a mapped subtree's own text that must be repeated (same text at
@@ -294,19 +298,97 @@ TITLE_LEVELS = 2
 TITLE_TAGS = frozenset({"h1"})
 
 
-def widen_to_title(doc: Document, region: int, template: Sequence[bool]) -> int:
+def page_title(doc: Document) -> str:
+    """The page's title as its head states it: the ``<title>`` and the
+    ``og:title`` / ``twitter:title`` meta content, each normalised
+    (:func:`temex.page.blocks.norm_key`), joined by a newline; "" when none."""
+    out = []
+    for i in range(max(doc.body, 0) if doc.body >= 0 else len(doc)):
+        if doc.tag[i] == "title" and doc.text[i]:
+            out.append(norm_key(doc.text[i]))
+        elif doc.tag[i] == "meta":
+            a = dict(doc.attrs[i])
+            if a.get("property", a.get("name", "")).lower() in _TITLE_META and a.get("content"):
+                out.append(norm_key(a["content"]))
+    return "\n".join(out)
+
+
+_TITLE_META = frozenset({"og:title", "twitter:title"})
+
+#: Shortest heading text (characters, normalised) that names the page by
+#: matching its ``<title>`` (:func:`title_nodes`): shorter texts ("Home",
+#: "News") match titles by chance.
+TITLE_MIN_CHARS = 12
+
+#: Tags a title-matching element may have (:func:`title_nodes`). Any
+#: element was measured and rejected (docs/BENCHMARKS.md): the active item of
+#: a forum's or a docs site's navigation names the page too.
+TITLE_MATCH_TAGS = frozenset({"h1", "h2", "h3"})
+
+#: Largest share of link text in a widget between the title and the text
+#: for :func:`head_zone` to call it content: share bars, "related stories"
+#: boxes and tag lists are links; bylines, dates, prices and option forms are
+#: not.
+ZONE_LINK_SHARE = 0.5
+
+
+def title_nodes(doc: Document, template: Sequence[bool],
+                seen: Collection[str] = ()) -> list[int]:
+    """Elements of ``<body>`` that can be the page's title heading (our rule,
+    issue 9): an ``<h1>``, or a heading (:data:`TITLE_MATCH_TAGS`) whose text
+    (at least :data:`TITLE_MIN_CHARS` characters, normalised) is part of the
+    page's title as the head states it (:func:`page_title`): product pages
+    and many CMS themes put the page's title in an ``<h2>`` and keep ``<h1>``
+    for the logo or a breadcrumb. The heading must not be template under
+    ``template``, or, with ``seen`` (the own texts of the compared pages),
+    its text must be the page's own (at least half of its characters in
+    texts that no compared page has): an icon repeated inside the title
+    heading makes the vote map it, its text still names this page."""
+    title = page_title(doc)
+    out = []
+    for i in doc.in_body():
+        if template[i] and not (seen and _own_text(doc, i, seen)):
+            continue
+        if doc.tag[i] in TITLE_TAGS:
+            out.append(i)
+        elif title and doc.tag[i] in TITLE_MATCH_TAGS:
+            key = norm_key(doc.subtree_text(i))
+            if len(key) >= TITLE_MIN_CHARS and key in title:
+                out.append(i)
+    return out
+
+
+def _own_text(doc: Document, i: int, seen: Collection[str]) -> bool:
+    """Whether at least half of the text below ``i`` is in own texts that are
+    not in ``seen`` (and there is text)."""
+    if doc.tag[i] not in _HEADINGS:
+        return False
+    total = new = 0
+    for j in doc.descendants(i):
+        n = len(doc.text[j])
+        total += n
+        if n and doc.text[j] not in seen:
+            new += n
+    return total > 0 and 2 * new >= total
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def widen_to_title(doc: Document, region: int, template: Sequence[bool],
+                   seen: Collection[str] = ()) -> int:
     """The content region widened to the page's title (our addition, issue 9).
 
     The data README's convention: the page's own title heading and byline are
     content. (On the content datasets, whose gold is the main text, this
-    costs token F1: docs/BENCHMARKS.md; ``title=False`` turns it off.) The text-mass region often starts below them (the article body
-    is heavier than the title block that precedes it). When an ``<h1>``
-    outside the region is not template under ``template`` (its text is not
-    repeated: a logo heading is) and meets the region at most
+    costs token F1: docs/BENCHMARKS.md; ``title=False`` turns it off.) The
+    text-mass region often starts below them (the article body, or a
+    product's description, is heavier than the title block that precedes
+    it). When a title heading
+    (:func:`title_nodes`) outside the region meets the region at most
     ``TITLE_LEVELS`` levels above it (below ``<body>``), the region becomes
     the lowest such ancestor."""
-    titles = [i for i in doc.in_body() if doc.tag[i] in TITLE_TAGS and not template[i]
-              and not doc.is_ancestor(region, i)]
+    titles = [i for i in title_nodes(doc, template, seen) if not doc.is_ancestor(region, i)]
     if not titles:
         return region
     lca = region
@@ -317,6 +399,76 @@ def widen_to_title(doc: Document, region: int, template: Sequence[bool]) -> int:
         if any(doc.is_ancestor(lca, h) for h in titles):
             return lca
     return region
+
+
+def head_zone(doc: Document, template: list[bool], region: int,
+              seen: Collection[str] = ()) -> list[bool]:
+    """Inside the content region, in place: template between the page's
+    title heading and its main text is content (our rule, issue 9 cause 5).
+    Chrome inside a content region sits at its edges (breadcrumbs before
+    the title; pagination, share bars, related lists, comment forms after
+    the text); what sits between the title and the text it heads is the
+    page's own: a byline, a date, a maintainer line, a product's price,
+    options and "add to cart" form. The title is the first title heading
+    (:func:`title_nodes`) inside the region; the main text is the heaviest
+    content root (non-link own text, as :func:`content_region` weighs it)
+    after it. Every template subtree that lies wholly between the two, and
+    every template ancestor of either inside the region, becomes content."""
+    ignored = doc.ignored_mask()
+    inside = doc.descendants(region)
+    titles = [t for t in title_nodes(doc, template, seen) if t in inside and t != region]
+    if not titles:
+        return template
+    t = titles[0]
+    for j in doc.descendants(t):
+        template[j] = False
+    start = t + doc.size[t]
+    end_region = region + doc.size[region]
+    in_link = [False] * len(doc)
+    mass: dict[int, int] = {}
+    root_of: dict[int, int] = {}
+    for i in range(start, end_region):
+        p = doc.parent[i]
+        in_link[i] = doc.tag[i] == "a" or in_link[p]
+        if template[i] or ignored[i]:
+            continue
+        r = root_of.get(p, i) if not template[p] and p >= start else i
+        root_of[i] = r
+        mass[r] = mass.get(r, 0) + (0 if in_link[i] else len(doc.text[i]))
+    if not mass:
+        return template
+    body = max(mass, key=lambda r: (mass[r], -r))
+    if not mass[body]:
+        return template
+    # link text below each node (in_link holds from ``start`` on; a zone
+    # subtree starts there)
+    chars = [0] * len(doc)
+    links = [0] * len(doc)
+    for i in range(end_region - 1, start - 1, -1):
+        if ignored[i]:
+            continue
+        n = len(doc.text[i])
+        chars[i] += n
+        if in_link[i]:
+            links[i] += n
+        p = doc.parent[i]
+        chars[p] += chars[i]
+        links[p] += links[i]
+    i = start
+    while i < body:
+        if template[i] and not ignored[i] and i + doc.size[i] <= body:
+            if chars[i] and links[i] <= ZONE_LINK_SHARE * chars[i]:
+                for j in doc.descendants(i):
+                    template[j] = False
+            i += doc.size[i]
+        else:
+            i += 1
+    for x in (t, body):
+        for a in doc.ancestors(x):
+            if a == region or not doc.is_ancestor(region, a):
+                break
+            template[a] = False
+    return template
 
 
 def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_REGION,
@@ -334,7 +486,10 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     rules of :func:`refine_region` follow. With ``info``, the region's root
     is stored as ``info["region"]`` (-1 when none). With ``closure`` and
     ``title``, the region is first widened to the page title
-    (:func:`widen_to_title`)."""
+    (:func:`widen_to_title`; the stricter inside vote then holds only up to
+    the end of the region found by text mass: what follows the text in the
+    title's container keeps the majority vote), and what lies between the
+    title and the text is content (:func:`head_zone`)."""
     region = content_region(doc, template, coverage, records=closure)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
@@ -349,9 +504,10 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
             if mixed[i] and template[p] and not doc.text[p]:
                 mixed[p] = True
         region = content_region(doc, mixed, coverage, records=closure)
+    core = region
     if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
-                                else inside_template)
+                                else inside_template, seen)
     if region >= 0 and closure:
         region = whole_table(doc, region)
     if info is not None:
@@ -364,10 +520,19 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         if not out[i] and i not in inside:
             out[i] = True
     if inside_template is not None:
+        # Widened to the title, the region also takes what follows the text
+        # in the title's container (related lists, "more on this story",
+        # recently viewed items): the stricter inside vote is for the page's
+        # own area, from the title to the end of the text; after it the
+        # vote of the template around the region holds (our rule, issue 9).
+        after = core + doc.size[core] if core != region else len(doc)
         for i in inside:
-            out[i] = out[i] and bool(inside_template[i])
+            if i < after:
+                out[i] = out[i] and bool(inside_template[i])
     if closure:
         out[region] = False
+        if title:
+            head_zone(doc, out, region, seen)
         refine_region(doc, out, region, record_share, seen)
     if closure:
         follow_parent(doc, out, region)

@@ -76,8 +76,10 @@ class VoteDetector(BaseDetector):
         In the text-share evidence rule, texts that differ only in digit runs
         ("Page 1 of 6", "Tweet 0") count as repeated.
     title : bool, default True
-        With ``closure``, widen the content region to the page's ``<h1>``
-        (:func:`.rules.widen_to_title`).
+        With ``closure``, widen the content region to the page's title
+        heading (an ``<h1>``, or an ``<h2>``/``<h3>`` named by the
+        ``<title>``: :func:`.rules.widen_to_title`) and make what lies
+        between the title and the text content (:func:`.rules.head_zone`).
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
         lists, whole widgets; :func:`.rules.follow_parent`: text-free
