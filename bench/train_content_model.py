@@ -1,7 +1,7 @@
 """Train temex's block scorer (src/temex/content/model.json) and cross-validate it.
 
     .venv/bin/python bench/train_content_model.py [--data DIR] [--out FILE]
-        [--cv 5] [--lodo] [--limit N] [--fold-models FILE]
+        [--cv 5] [--lodo] [--limit N] [--fold-models FILE] [--l2 X] [--weighting W]
 
 Reads every page of ``DATA/content/<dataset>/manifest.jsonl`` (big9,
 cleanportaleval, cleaneval, dragnet: the development data, ``../shared/data``),
@@ -11,7 +11,12 @@ or the whole gold line for blocks of one or two words), and fits two
 two-stage logistic regressions (``page``: no site evidence; ``site``: with
 the site's other pages counted) by Newton's method with L2 regularisation
 (numpy only, deterministic). Each block is weighted by its share of the
-page's words, so every page weighs the same, as in the page-averaged F1.
+page's words, so every page weighs the same, as in the page-averaged F1;
+then pages are weighted (``--weighting``, :data:`WEIGHTING` = ``mix``: half
+every page the same, half every dataset the same, so that CleanEval's 730
+pages and its gold convention do not outvote the three other datasets), with
+L2 penalty :data:`L2` = 3 (both chosen by the worst leave-one-dataset-out
+margin over the best peer, docs/CONTENT.md).
 The decision threshold (0.5) and the outside-region threshold (0.8) are
 fixed constants, chosen once on out-of-fold probabilities of a grouped-CV run
 (``--oof``; ``--threshold -1`` searches the threshold on the training pages).
@@ -20,11 +25,14 @@ Cross-validation (``--cv K``): sites are grouped by brand (registered
 domain label: bbc.co.uk, bbc.com and big9's bbc are one group; hosting
 platforms such as blogspot.com are one group), groups are dealt to K folds,
 and every fold's pages are scored by models trained on the other folds only.
-``--lodo`` adds leave-one-dataset-out. Figures are token F1 of the kept
-blocks' words with the scorer alone (bench_content.py renders the text with
-extract_content, whose site level also takes the page model's opinion, drops
-text repeated on most pages and leaves tiny pages to the rules: its figures are
-the reference). ``--fold-models FILE`` writes the fold models for
+``--lodo`` adds leave-one-dataset-out (trained on the three other datasets,
+the same threshold and selections). Figures are token F1 of the kept
+blocks' words: ``page``, what the page level of extract_content keeps (the
+scorer's region, the rules on pages under 400 characters and where the scorer
+keeps under ``page_fallback`` of the rules' characters); ``region``, the
+scorer's region alone; ``all``, every block over the threshold
+(bench_content.py renders the text with extract_content: its figures are the
+reference). ``--fold-models FILE`` writes the fold models for
 ``bench_content.py --cv-models FILE``.
 Reproduce the shipped file: run without arguments and compare
 (``git diff src/temex/content/model.json``; tests/test_scorer.py does it with
@@ -64,6 +72,15 @@ OUTSIDE = 0.8
 #: Decision threshold inside the main region (chosen on grouped-CV out-of-fold
 #: probabilities, docs/CONTENT.md).
 THRESHOLD = 0.5
+#: L2 penalty of both stages, and how pages are weighted (``page``: every page
+#: the same; ``dataset``: every dataset the same; ``sqrt``: a dataset of n
+#: pages weighs sqrt(n); ``mix``: half and half of page and dataset). Chosen by
+#: the worst leave-one-dataset-out margin over the best peer, grouped 5-fold CV
+#: within noise (docs/CONTENT.md, "Robustness to an unseen dataset").
+L2 = 3.0
+WEIGHTING = "mix"
+WEIGHTINGS = ("page", "dataset", "sqrt", "mix")
+_PARAMS = ContentParams()
 _SUFFIX = {"com", "org", "net", "co", "uk", "au", "gov", "edu", "mil", "ac", "info", "us",
            "ca", "de", "in", "www", "int", "biz", "tv", "nz", "ie", "fr", "jp"}
 
@@ -81,7 +98,7 @@ def group_of(site: str) -> str:
 
 class Page:
     __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
-                 "gold", "ctx_doc", "ctx_blocks")
+                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars")
 
 
 def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
@@ -150,6 +167,7 @@ def load(data: Path, datasets: list[str], limit: int = 0) -> list[Page]:
                 # what context_features needs: the tree arrays, not the parser
                 d.parser, d.elements = None, []
                 p.ctx_doc, p.ctx_blocks = d, blocks
+                p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
                 pages.append(p)
             print(f"  {ds}/{site}: {len(docs)} pages", file=sys.stderr, flush=True) \
                 if len(docs) > 5 else None
@@ -201,12 +219,27 @@ def page_f1(p: Page, keep: np.ndarray) -> float:
     return 2 * pr * rc / (pr + rc)
 
 
-def train(pages: list[Page], variant: str, l2: float = 1.0,
-          threshold: float | None = None) -> dict:
+def page_factors(pages: list[Page], weighting: str = WEIGHTING) -> list[float]:
+    """Weight of every page (its blocks' weights sum to it), normalised to a
+    mean of 1 (:data:`WEIGHTING`)."""
+    n = Counter(p.dataset for p in pages)
+    if weighting == "page":
+        return [1.0] * len(pages)
+    if weighting not in WEIGHTINGS:
+        raise ValueError(f"unknown weighting {weighting!r}")
+    per = {"dataset": lambda k: 1.0 / k, "sqrt": lambda k: k ** -0.5,
+           "mix": lambda k: 0.5 / len(pages) + 0.5 / (len(n) * k)}[weighting]
+    f = [per(n[p.dataset]) for p in pages]
+    s = sum(f) / len(pages)
+    return [x / s for x in f]
+
+
+def train(pages: list[Page], variant: str, l2: float = L2,
+          threshold: float | None = None, weighting: str = WEIGHTING) -> dict:
     feat = "f_page" if variant == "page" else "f_site"
     X = np.vstack([getattr(p, feat) for p in pages])
     y = np.concatenate([p.label for p in pages])
-    w = np.concatenate([p.weight for p in pages])
+    w = np.concatenate([p.weight * f for p, f in zip(pages, page_factors(pages, weighting))])
     m1 = fit_lr(X, y, w, l2)
     s1s = [predict(m1, getattr(p, feat)) for p in pages]
     ctx = [_ctx(p, s) for p, s in zip(pages, s1s)]
@@ -229,8 +262,24 @@ def probs_of(model: dict, p: Page, variant: str) -> np.ndarray:
 
 
 def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
+    """Kept blocks. ``region``: the scorer's selection (:func:`select`);
+    ``page``: what the page level of extract_content keeps (the rules on
+    small pages, and where the scorer keeps under ``page_fallback`` of the
+    rules' characters); ``all``: every block at or above ``t``."""
     if sel == "all":
         return pr >= t
+    if sel == "page":
+        keep = np.zeros(len(pr), dtype=bool)
+        rules = p.rules
+        if p.chars.sum() < _PARAMS.small_page:
+            keep[rules] = True
+            return keep
+        keep = keep_of(p, pr, t, "region")
+        if (_PARAMS.page_fallback > 0 and rules
+                and p.chars[keep].sum() < _PARAMS.page_fallback * p.chars[rules].sum()):
+            keep[:] = False
+            keep[rules] = True
+        return keep
     outside = {"region": OUTSIDE, "region_only": 2.0, "region90": 0.9}[sel]
     chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside)
     keep = np.zeros(len(pr), dtype=bool)
@@ -238,7 +287,7 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
     return keep
 
 
-SELECTIONS = ("region", "all", "region_only")
+SELECTIONS = ("page", "region", "all", "region_only")
 
 
 def score(model: dict, pages: list[Page], variant: str, sel: str = "all") -> list[float]:
@@ -261,7 +310,8 @@ def folds_of(pages: list[Page], k: int) -> list[int]:
 
 
 def cross_validate(pages: list[Page], k: int, lodo: bool, threshold: float | None = None,
-                   oof: dict | None = None, fold_out: list | None = None) -> dict:
+                   oof: dict | None = None, fold_out: list | None = None,
+                   l2: float = L2, weighting: str = WEIGHTING) -> dict:
     res: dict = {}
     for variant in ("page", "site"):
         f1s = {sel: [0.0] * len(pages) for sel in SELECTIONS}
@@ -269,7 +319,7 @@ def cross_validate(pages: list[Page], k: int, lodo: bool, threshold: float | Non
         for i in range(k):
             tr = [p for p, f in zip(pages, fold) if f != i]
             te_idx = [j for j, f in enumerate(fold) if f == i]
-            m = train(tr, variant, threshold=threshold)
+            m = train(tr, variant, l2, threshold, weighting)
             if fold_out is not None:
                 while len(fold_out) <= i:
                     fold_out.append({})
@@ -282,17 +332,20 @@ def cross_validate(pages: list[Page], k: int, lodo: bool, threshold: float | Non
                     f1s[sel][j] = page_f1(pages[j], keep_of(pages[j], pr, m["threshold"], sel))
         for sel in SELECTIONS:
             res[f"cv{k}_{variant}_{sel}"] = f1s[sel]
-        if lodo:
-            f1 = [0.0] * len(pages)
+        if lodo:  # the same selections and threshold as the K folds
+            lf = {sel: [0.0] * len(pages) for sel in ("page", "region")}
             for ds in DATASETS:
                 tr = [p for p in pages if p.dataset != ds]
                 te_idx = [j for j, p in enumerate(pages) if p.dataset == ds]
                 if not tr or not te_idx:
                     continue
-                m = train(tr, variant)
-                for j, s in zip(te_idx, score(m, [pages[j] for j in te_idx], variant)):
-                    f1[j] = s
-            res[f"lodo_{variant}"] = f1
+                m = train(tr, variant, l2, threshold, weighting)
+                for j in te_idx:
+                    pr = probs_of(m, pages[j], variant)
+                    for sel in lf:
+                        lf[sel][j] = page_f1(pages[j], keep_of(pages[j], pr, m["threshold"], sel))
+            for sel, f1 in lf.items():
+                res[f"lodo_{variant}_{sel}"] = f1
     return res
 
 
@@ -318,7 +371,8 @@ def to_json(models: dict) -> str:
     return json.dumps(out, indent=0, sort_keys=True) + "\n"
 
 
-def fold_models(pages: list[Page], k: int) -> tuple[dict[str, int], list[dict]]:
+def fold_models(pages: list[Page], k: int, l2: float = L2,
+                weighting: str = WEIGHTING) -> tuple[dict[str, int], list[dict]]:
     """Grouped K-fold: the fold of every site group, and per fold the models
     (JSON form, by variant) trained on the other folds."""
     fold = folds_of(pages, k)
@@ -326,7 +380,7 @@ def fold_models(pages: list[Page], k: int) -> tuple[dict[str, int], list[dict]]:
     models = []
     for i in range(k):
         tr = [p for p, f in zip(pages, fold) if f != i]
-        models.append(model_dicts({v: train(tr, v, threshold=THRESHOLD)
+        models.append(model_dicts({v: train(tr, v, l2, THRESHOLD, weighting)
                                    for v in ("page", "site")}))
     return group_fold, models
 
@@ -345,6 +399,9 @@ def main() -> int:
     ap.add_argument("--threshold", type=float, default=THRESHOLD,
                     help="decision threshold (default: the shipped one; -1: search on the "
                          "training pages)")
+    ap.add_argument("--l2", type=float, default=L2, help="L2 penalty (default: the shipped one)")
+    ap.add_argument("--weighting", choices=WEIGHTINGS, default=WEIGHTING,
+                    help="page weights (default: the shipped ones)")
     ap.add_argument("--oof", help="pickle the out-of-fold probabilities here (tuning)")
     ap.add_argument("--fold-models", metavar="JSON",
                     help="with --cv: write the fold models and the fold of every site group "
@@ -355,7 +412,7 @@ def main() -> int:
     print(f"{len(pages)} pages, {sum(len(p.label) for p in pages)} blocks, "
           f"{time.time() - t0:.0f} s", file=sys.stderr)
     thr = None if args.threshold < 0 else args.threshold
-    models = {v: train(pages, v, threshold=thr) for v in ("page", "site")}
+    models = {v: train(pages, v, args.l2, thr, args.weighting) for v in ("page", "site")}
     text = to_json(models)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     print(f"model digest {digest}; thresholds page {models['page']['threshold']} "
@@ -366,14 +423,14 @@ def main() -> int:
     dsets = sorted({p.dataset for p in pages}, key=lambda d: DATASETS.index(d)
                    if d in DATASETS else 99)
     for v in ("page", "site"):
-        f = score(models[v], pages, v, "region")
+        f = score(models[v], pages, v, "page")
         for ds in dsets:
             rows.setdefault(ds, {})[f"in_{v}"] = float(np.mean(
                 [x for x, p in zip(f, pages) if p.dataset == ds]))
     if args.cv:
         oof: dict = {}
         fm: list = []
-        cv = cross_validate(pages, args.cv, args.lodo, thr, oof, fm)
+        cv = cross_validate(pages, args.cv, args.lodo, thr, oof, fm, args.l2, args.weighting)
         if args.fold_models:
             Path(args.fold_models).write_text(json.dumps(
                 {"folds": args.cv, "digest": digest,

@@ -73,8 +73,9 @@ def test_extract_site_uses_other_pages() -> None:
     site = temex.extract_site(key, others, format="text")
     assert "The tomato bed" in site and "Our shop sells seeds" not in site
     rep = json.loads(temex.extract_site(key, [o.encode() for o in others], format="json"))
-    # 2+ other pages of the site: the rules choose (ContentParams.site_rules_min)
-    assert rep["scorer"] == "rules" and rep["text"] == site
+    # 2+ other pages of the site: the page level less the site's repeated text
+    # (ContentParams.site_page; the rules' blocks where it keeps much less)
+    assert rep["scorer"] == "page" and rep["site"] and rep["text"] == site
 
 
 def test_readme_sample_is_current() -> None:

@@ -94,13 +94,56 @@ def test_site_evidence_is_used() -> None:
     c = extract_content(docs[0], SiteIndex(docs[:2]))
     assert c.stats["scorer"] == "site"
     assert token_prf(c.text(), gold)[2] >= 0.85
-    # the whole site (site_rules_min other pages or more): the rules choose
+    # the whole site (site_rules_min other pages or more): the page level less
+    # the site's repeated text, or the rules where it keeps much less
     idx = SiteIndex(docs)
     c = extract_content(docs[0], idx)
+    assert c.stats["scorer"] == "page" and "site" in c.stats
+    assert token_prf(c.text(), gold)[2] >= 0.85
+    c = extract_content(docs[0], idx, params=ContentParams(site_page=0))
     assert c.stats["scorer"] == "rules"
     assert token_prf(c.text(), gold)[2] >= 0.85
     rules = extract_content(docs[0], idx, params=ContentParams(scorer=False))
     assert rules.chosen  # the rule-only path still works
+
+
+@needs_data
+def test_site_level_is_the_page_level_less_repeated_text() -> None:
+    """Folder mode on big9's cnn (ContentParams.site_page): the rules with site
+    evidence keep a caption line that the gold leaves out; the page scorer,
+    with the site's repeated text removed, does not."""
+    assert DATA is not None
+    files = sorted((DATA / "content" / "big9" / "cnn").glob("*.html"))[:12]
+    docs = [parse(f.read_bytes(), url=str(f)) for f in files]
+    idx = SiteIndex(docs)
+    gold = files[1].with_suffix(".txt").read_text(encoding="utf-8")
+    c = extract_content(docs[1], idx)
+    rules = extract_content(docs[1], idx, params=ContentParams(site_page=0))
+    assert c.stats == {"scorer": "page", "site": "repeated text removed"}
+    assert token_prf(c.text(), gold)[2] > token_prf(rules.text(), gold)[2] + 0.01
+
+
+@needs_data
+def test_site_level_adds_the_rules_where_the_scorer_collapses() -> None:
+    """Folder mode on a documentation article (hackingthe.cloud): the page
+    scorer, less the site's repeated text, keeps under ``site_page`` of what
+    the rules with site evidence keep; the rules' blocks are added."""
+    from temex.evaluate import gold_text, load_site
+    from temex.page.files import html_files
+
+    assert DATA is not None
+    site = load_site(DATA / "sites" / "hackingthe.cloud")
+    files = list(html_files(site.root))[:24]
+    docs = [parse(f.read_bytes(), url=str(f)) for f in files]
+    idx = SiteIndex(docs)
+    f = site.root / "aws" / "enumeration" / "whoami" / "index.html"
+    doc = parse(f.read_bytes(), url=str(f))
+    gold = gold_text(doc, site.content_selector, site.template_selector)
+    c = extract_content(doc, idx, member=idx.member(doc))
+    alone = extract_content(doc, idx, params=ContentParams(site_page=1e-9),
+                            member=idx.member(doc))
+    assert c.stats == {"scorer": "page", "site": "rules added"}
+    assert token_prf(c.text(), gold)[2] > 0.95 > token_prf(alone.text(), gold)[2] + 0.1
 
 
 def _train(tmp: Path, *extra: str) -> str:
