@@ -150,7 +150,7 @@ def _train(tmp: Path, *extra: str) -> str:
     out = tmp / "model.json"
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     subprocess.run([sys.executable, str(REPO / "bench" / "train_content_model.py"),
-                    "--out", str(out), *extra], check=True, env=env,
+                    "--out", str(out), "--data", str(DATA), *extra], check=True, env=env,
                    capture_output=True, text=True, timeout=280)
     return out.read_text(encoding="utf-8")
 
