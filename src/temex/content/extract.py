@@ -93,7 +93,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from ..page.blocks import Blocks, heaviest_subtree, norm_key, page_blocks
+from ..page.blocks import Blocks, heaviest_subtree, norm_key, page_blocks, subtree_sums
 from ..page.dom import Document
 from ..template.model import TemplateModel
 from ..template.saved import SavedTemplate, text_mask
@@ -379,21 +379,10 @@ def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
     (linked title, author name), and fewer than ``max_chars`` characters
     (lists of related stories, comment threads); never the anchor's ancestors."""
     n = len(doc)
-    nb = [0] * n
-    nl = [0] * n
-    ch = [0] * n
-    for b, nd in enumerate(blocks.node):
-        nb[nd] += 1
-        ch[nd] += blocks.chars[b]
-        if blocks.link_chars[b] > max_ld * blocks.chars[b]:
-            nl[nd] += 1
+    linked = [1 if lc > max_ld * c else 0 for lc, c in zip(blocks.link_chars, blocks.chars)]
+    nb, nl, ch = subtree_sums(doc, blocks, [1] * len(blocks), linked, blocks.chars)
     body, parent, tag = doc.body, doc.parent, doc.tag
     end = body + doc.size[body]
-    for i in range(end - 1, body, -1):
-        p = parent[i]
-        nb[p] += nb[i]
-        nl[p] += nl[i]
-        ch[p] += ch[i]
     out = [False] * n
     for i in range(body + 1, end):
         p = parent[i]
@@ -432,21 +421,10 @@ def _own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor
     negatively named subtree (``named``: user comments, related items) is not
     the page's own."""
     n = len(doc)
-    nb = [0] * n
-    ch = [0] * n
-    mine = [0] * n
-    for b, nd in enumerate(blocks.node):
-        nb[nd] += 1
-        ch[nd] += blocks.chars[b]
-        if specific[b]:
-            mine[nd] += blocks.chars[b]
-    body, parent = doc.body, doc.parent
+    nb, ch, mine = subtree_sums(doc, blocks, [1] * len(blocks), blocks.chars,
+                                [c if sp else 0 for c, sp in zip(blocks.chars, specific)])
+    body = doc.body
     end = body + doc.size[body]
-    for i in range(end - 1, body, -1):
-        p = parent[i]
-        nb[p] += nb[i]
-        ch[p] += ch[i]
-        mine[p] += mine[i]
     total = mine[body]
     out = [False] * n
     if total <= 0:
@@ -455,7 +433,7 @@ def _own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor
     inside = [False] * n  # inside a record of a list found before (pre-order)
     own: list[int] = []      # records of the anchor's list
     others: list[int] = []   # records of the other lists
-    listed = 0               # page-specific characters of the other lists
+    listed: float = 0        # page-specific characters of the other lists
     for p in range(body, end):
         if inside[p] or len(doc.children[p]) < 3 or (named is not None and named[p]):
             continue

@@ -13,11 +13,13 @@ order by :func:`temex.content.render.text_lines`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .dom import IGNORED_TAGS, Document
 
-__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_subtree", "page_blocks", "norm_key"]
+__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_subtree", "page_blocks", "norm_key",
+           "subtree_sums"]
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body br dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre
@@ -147,6 +149,27 @@ def _invisible(doc: Document, i: int) -> bool:
     return False
 
 
+def subtree_sums(doc: Document, blocks: Blocks, *columns: Sequence[float]) -> list[list[float]]:
+    """For each column (one value per block), the sum of the values of the
+    blocks inside each element's subtree, for the elements of ``<body>``
+    (elsewhere: the element's own blocks only). One pass over the blocks and
+    one reverse pre-order pass over ``<body>``, whatever the number of
+    columns. O(n·k)."""
+    n = len(doc)
+    sums: list[list[float]] = [[0] * n for _ in columns]
+    node = blocks.node
+    for col, s in zip(columns, sums):
+        for b, v in enumerate(col):
+            s[node[b]] += v
+    body = doc.body
+    parent = doc.parent
+    for i in range(body + doc.size[body] - 1, body, -1):
+        p = parent[i]
+        for s in sums:
+            s[p] += s[i]
+    return sums
+
+
 def heaviest_subtree(doc: Document, blocks: Blocks, block_weight: list[float]) -> int:
     """The element of ``<body>`` whose subtree holds the largest sum of its
     blocks' weights (a maximum-weight subtree, the tree analogue of the
@@ -154,12 +177,7 @@ def heaviest_subtree(doc: Document, blocks: Blocks, block_weight: list[float]) -
     itself on ties. O(n)."""
     body = doc.body
     end = body + doc.size[body]
-    weight = [0.0] * len(doc)
-    for b, w in enumerate(block_weight):
-        weight[blocks.node[b]] += w
-    parent = doc.parent
-    for i in range(end - 1, body, -1):
-        weight[parent[i]] += weight[i]
+    (weight,) = subtree_sums(doc, blocks, block_weight)
     region = body
     for i in range(body, end):
         if weight[i] > weight[region]:
