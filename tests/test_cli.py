@@ -70,6 +70,26 @@ def test_eval_prints_a_table(site_dirs: list[Path], capsys: pytest.CaptureFixtur
     assert "| mean of sites" in out.replace("**", "")
 
 
+def test_eval_errors_lists_each_key_pages_mislabelled_subtrees(
+        data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # openehr's news list: its pagination bar is gold template inside the
+    # content element, and the detector labels part of it content.
+    site = data_dir / "sites" / "openehr-org-archive"
+    assert main(["eval", str(site), "--errors", "2", "-q"]) == 0
+    out = capsys.readouterr().out
+    table, _, errors = out.partition("\n### ")
+    assert "| mean of sites" in table.replace("**", "")
+    assert errors, "no error section after the table"
+    sections = ("### " + errors).split("\n### ")
+    assert len(sections) == len(load_site(site).key_pages)
+    assert "| elements | error | element | path | text |" in errors
+    assert "no mislabelled element" in errors
+    # at most 2 rows per page, then one line that sums the rest
+    for sec in sections:
+        rows = [r for r in sec.splitlines() if r.startswith("| ") and "/html" in r]
+        assert len(rows) <= 2
+
+
 def test_demo_console_script(tmp_path: Path) -> None:
     exe = shutil.which("temex")
     cmd = [exe] if exe else [sys.executable, "-m", "temex"]

@@ -23,11 +23,14 @@ from typing import Any
 from .page.dom import Document
 
 __all__ = [
+    "ErrorSubtree",
     "NoGoldError",
     "PageResult",
     "Scores",
     "Site",
     "evaluate_site",
+    "error_subtrees",
+    "format_errors",
     "format_table",
     "gold_mask",
     "gold_text",
@@ -178,13 +181,101 @@ class PageResult:
     fit_seconds: float
     parse_seconds: float
     error: str | None = None
+    errors: tuple[ErrorSubtree, ...] = ()
 
 
-def evaluate_site(site: Site, options: Any, key_pages: Sequence[str] | None = None
-                  ) -> list[PageResult]:
+@dataclass(frozen=True)
+class ErrorSubtree:
+    """A largest subtree whose scored elements are all mislabelled the same way.
+
+    ``kind`` is ``"content as template"`` (gold content, predicted template) or
+    ``"template as content"``; ``path`` is the subtree root's :meth:`Document.path`;
+    ``element`` is its tag, id and first classes (``div#main.wrap.dark``);
+    ``nodes`` counts the mislabelled elements it stands for (1 for a
+    mislabelled container whose other elements are right); ``text`` is the
+    start of its text.
+    """
+
+    kind: str
+    path: str
+    element: str
+    nodes: int
+    text: str
+
+
+def error_subtrees(doc: Document, predicted: Sequence[bool],
+                   gold: Sequence[bool | None]) -> list[ErrorSubtree]:
+    """Where a page's prediction goes wrong, largest first: every maximal
+    subtree whose scored elements are all mislabelled the same way, and every
+    mislabelled container (an element labelled wrongly whose subtree also holds
+    rightly labelled elements) as a subtree of one node. Together they account
+    for every mislabelled element exactly once."""
+    n = len(doc)
+    wrong = [g is not None and bool(predicted[i]) != g for i, g in enumerate(gold)]
+    # pure[i]: every scored element of i's subtree is wrong with i's gold label
+    # (unscored elements are neutral); one reverse pass, children after parents.
+    pure = [True] * n
+    label: list[bool | None] = [None] * n
+    for i in range(n - 1, -1, -1):
+        if gold[i] is not None:
+            if not wrong[i]:
+                pure[i] = False
+            label[i] = gold[i]
+        for c in doc.children[i]:
+            if not pure[c]:
+                pure[i] = False
+            elif label[c] is not None:
+                if label[i] is None:
+                    label[i] = label[c]
+                elif label[i] != label[c]:
+                    pure[i] = False
+    out = []
+    for i in range(n):
+        if not wrong[i]:
+            continue
+        parent = doc.parent[i]
+        if pure[i] and parent >= 0 and pure[parent] and wrong[parent]:
+            continue  # inside a larger pure subtree
+        if pure[i]:
+            count = sum(1 for j in doc.descendants(i) if wrong[j])
+        else:
+            count = 1  # a container: only itself is wrong
+        kind = "content as template" if gold[i] is False else "template as content"
+        element = doc.tag[i] + (f"#{doc.id[i]}" if doc.id[i] else "") + \
+            "".join(f".{c}" for c in doc.classes[i][:2])
+        out.append(ErrorSubtree(kind, doc.path(i), element, count,
+                                " ".join(doc.subtree_text(i).split())[:80]))
+    out.sort(key=lambda e: -e.nodes)
+    return out
+
+
+def format_errors(results: Sequence[PageResult], limit: int) -> str:
+    """The ``limit`` largest mislabelled subtrees of every key page (Markdown),
+    from results of :func:`evaluate_site` with ``explain=True``."""
+    lines = []
+    for r in results:
+        if r.scores is None:
+            continue
+        lines.append(f"\n### {r.site} {r.key_page}\n")
+        if not r.errors:
+            lines.append("no mislabelled element")
+            continue
+        lines.append("| elements | error | element | path | text |\n|---:|---|---|---|---|")
+        for e in r.errors[:limit]:
+            text = e.text.replace("|", "\\|")
+            lines.append(f"| {e.nodes} | {e.kind} | `{e.element}` | `{e.path}` | {text} |")
+        rest = r.errors[limit:]
+        if rest:
+            lines.append(f"| {sum(e.nodes for e in rest)} | {len(rest)} more subtrees | | | |")
+    return "\n".join(lines) + "\n"
+
+
+def evaluate_site(site: Site, options: Any, key_pages: Sequence[str] | None = None,
+                  explain: bool = False) -> list[PageResult]:
     """Extract and score every key page of ``site`` with offline candidates
     (``temex.site.pool`` rule over the site's folder). ``options`` is an
-    :class:`temex.api.ExtractOptions`."""
+    :class:`temex.api.ExtractOptions`; ``explain`` also lists each page's
+    mislabelled subtrees (:func:`error_subtrees`)."""
     from .api import extract_files  # late import: api depends on this module's siblings
 
     out = []
@@ -196,10 +287,11 @@ def evaluate_site(site: Site, options: Any, key_pages: Sequence[str] | None = No
         except (OSError, ValueError) as e:
             out.append(PageResult(site.name, kp, None, 0, 0.0, 0.0, str(e)))
             continue
+        errors = tuple(error_subtrees(model.key, model.template, gold)) if explain else ()
         out.append(PageResult(site.name, kp, score_nodes(model.template, gold),
                               len(model.pages), model.timings.get("fit", 0.0),
                               model.timings.get("parse_pages", 0.0)
-                              + model.timings.get("parse_key", 0.0)))
+                              + model.timings.get("parse_key", 0.0), errors=errors))
     return out
 
 

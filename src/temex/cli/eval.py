@@ -25,6 +25,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     ev.add_argument("--data", metavar="DIR",
                     help="folder of sites (default: $TEMEX_DATA/sites or ../shared/data/sites)")
     add_method_arguments(ev)
+    ev.add_argument("--errors", type=int, default=0, metavar="N",
+                    help="after the table, list each key page's N largest mislabelled "
+                         "subtrees (path, elements, text): where to look first")
     ev.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     ev.set_defaults(func=cmd_eval)
     return ev
@@ -48,7 +51,7 @@ def _sites_in(base: Path) -> list[Path]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from ..evaluate import evaluate_site, format_table, load_site
+    from ..evaluate import evaluate_site, format_errors, format_table, load_site
 
     data = Path(args.data) if args.data else default_data_dir()
     base = None
@@ -84,10 +87,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     with Progress(len(folders), "eval", "sites", quiet=args.quiet) as bar:
         for k, f in enumerate(folders):
             bar.set_description(f.name)
-            results.extend(evaluate_site(load_site(f), extract_options(args)))
+            results.extend(evaluate_site(load_site(f), extract_options(args),
+                                        explain=args.errors > 0))
             bar.update(k + 1)
     if not results:
         print("temex eval: no key page could be scored", file=sys.stderr)
         return EXIT_FAILED
     sys.stdout.write(format_table(results))
+    if args.errors > 0:
+        sys.stdout.write(format_errors(results, args.errors))
     return EXIT_OK
