@@ -1,0 +1,158 @@
+"""What ``temex extract -f content`` prints, against the template's difference.
+
+    .venv/bin/python bench/bench_extract_content.py [--data DIR] [--per-site 2] [--variants]
+
+``temex extract KEY -f content`` (and ``-f markdown``, ``-f html``, the JSON
+report's ``content``) does not print the whole non-template part of the key
+page: :func:`temex.content.extract.content_text` narrows it to the main block
+with the rules, the template mask counting as boilerplate. This bench scores
+three texts of the same fitted models, token F1 against the gold text
+(:func:`temex.page.tokens.token_prf`), mean over key pages per group:
+
+``extract -f content``
+    what the command prints (the rules inside the template mask);
+``non-template text``
+    the template's difference: every text block outside the template
+    (:func:`temex.content.render.content_text`);
+``page level``
+    the page alone (``extract_content(doc)``, the scorer), for reference.
+
+Groups: the seven shared sites (their key pages, offline candidates as
+``temex eval``; gold: :func:`temex.evaluate.gold_text`) and the four content
+datasets (``--per-site`` key pages of every site folder with 3 or more
+pages, spread over the folder; 4 candidates chosen by
+:func:`temex.site.pool.choose_pages`; gold: the page's ``.txt``).
+
+``--variants`` adds two unions tried as a middle way (the rules' choice plus
+every non-template block inside the rules' region, or inside its parent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from temex.api import ExtractOptions, extract_files  # noqa: E402
+from temex.cli.eval import default_data_dir  # noqa: E402
+from temex.content import extract as main_content  # noqa: E402
+from temex.content.render import content_text as non_template_text  # noqa: E402
+from temex.evaluate import NoGoldError, gold_text, load_site, url_to_file  # noqa: E402
+from temex.page.files import load_file  # noqa: E402
+from temex.page.tokens import token_prf  # noqa: E402
+from temex.site.pool import choose_pages  # noqa: E402
+from temex.template.detectors import get_detector  # noqa: E402
+from temex.template.model import TemplateModel  # noqa: E402
+
+
+def scores(model: TemplateModel, gold: str, variants: bool) -> dict[str, float]:
+    """Token F1 of each text of one fitted model."""
+    def f1(text: str) -> float:
+        return token_prf(text, gold)[2]
+
+    doc = model.key
+    out = {"extract -f content": f1(main_content.content_text(model)),
+           "non-template text": f1(non_template_text(model)),
+           "page level": f1(main_content.extract_content(doc).text())}
+    if variants:
+        chosen = main_content.extract_content(doc, None, model.template)
+        blocks, region = chosen.blocks, chosen.region
+        for name, lift in (("rules + non-template in region", 0),
+                           ("rules + non-template in region's parent", 1)):
+            if blocks is None or region is None or region < 0:
+                out[name] = out["extract -f content"]
+                continue
+            root = doc.parent[region] if lift and doc.parent[region] >= 0 else region
+            end = root + doc.size[root]
+            keep = set(chosen.chosen)
+            for b, nd in enumerate(blocks.node):
+                if root <= nd < end and not model.template[nd] and \
+                        not all(model.template[i] for i in blocks.pieces[b]):
+                    keep.add(b)
+            text = main_content.Content(doc, blocks, sorted(keep), region, "", {}).text()
+            out[name] = f1(text)
+    return out
+
+
+def site_rows(data: Path, variants: bool) -> list[tuple[str, dict[str, float]]]:
+    rows = []
+    for folder in sorted((data / "sites").iterdir()):
+        if not (folder / "site.json").is_file():
+            continue
+        site = load_site(folder)
+        for kp in site.key_pages:
+            try:
+                model = extract_files(url_to_file(site.root, kp), pages_dir=site.root,
+                                      options=ExtractOptions())
+                gold = gold_text(model.key, site.content_selector, site.template_selector)
+            except (OSError, ValueError) as e:  # NoGoldError is a ValueError
+                print(f"skipped {site.name} {kp}: {e}", file=sys.stderr)
+                continue
+            rows.append((site.name, scores(model, gold, variants)))
+    return rows
+
+
+def dataset_rows(data: Path, per_site: int, variants: bool
+                 ) -> list[tuple[str, dict[str, float]]]:
+    rows = []
+    root = data / "content"
+    for ds in sorted(p for p in root.iterdir() if (p / "manifest.jsonl").is_file()):
+        for folder in sorted(p for p in ds.iterdir() if p.is_dir()):
+            files = sorted(folder.glob("*.html"))
+            if len(files) < 3:
+                continue
+            for key_file in files[:: max(1, len(files) // per_site)][:per_site]:
+                gold = key_file.with_suffix(".txt")
+                if not gold.is_file():
+                    continue
+                try:
+                    key = load_file(key_file)
+                except (OSError, ValueError) as e:
+                    print(f"skipped {key_file}: {e}", file=sys.stderr)
+                    continue
+                pages, _, _ = choose_pages(key, key_file, folder, 4)
+                if not pages:
+                    continue
+                model = get_detector("vote").fit(key, pages).model_
+                rows.append((ds.name, scores(model, gold.read_text("utf-8"), variants)))
+    return rows
+
+
+def table(rows: list[tuple[str, dict[str, float]]], groups: list[str]) -> str:
+    names = list(rows[0][1])
+    mean: Callable[[str, str], float] = lambda g, k: statistics.mean(
+        s[k] for g2, s in rows if g2 == g)
+    lines = ["| text | " + " | ".join(groups) + " | worst |",
+             "|---" * (len(groups) + 2) + "|"]
+    for k in names:
+        vals = [mean(g, k) for g in groups]
+        lines.append(f"| {k} | " + " | ".join(f"{v:.3f}" for v in vals) + f" | {min(vals):.3f} |")
+    counts = [sum(1 for g2, _ in rows if g2 == g) for g in groups]
+    lines.append("| key pages | " + " | ".join(map(str, counts)) + " | |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=None, help="shared data folder")
+    ap.add_argument("--per-site", type=int, default=2,
+                    help="content datasets: key pages per site folder")
+    ap.add_argument("--variants", action="store_true", help="also the two unions tried")
+    args = ap.parse_args()
+    data = args.data or default_data_dir()
+    if data is None:
+        print("no data folder: give --data or set TEMEX_DATA", file=sys.stderr)
+        return 1
+    rows = site_rows(data, args.variants) + dataset_rows(data, args.per_site, args.variants)
+    groups = list(dict.fromkeys(g for g, _ in rows))
+    print(table(rows, groups))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
