@@ -23,8 +23,9 @@ datasets (``--per-site`` key pages of every site folder with 3 or more
 pages, spread over the folder; 4 candidates chosen by
 :func:`temex.site.pool.choose_pages`; gold: the page's ``.txt``).
 
-``--variants`` adds two unions tried as a middle way (the rules' choice plus
-every non-template block inside the rules' region, or inside its parent).
+``--variants`` adds the middle ways tried: two unions (the rules' choice plus
+every non-template block inside the rules' region, or inside its parent) and
+the difference filtered by the page model's probability (0.02, 0.1, 0.5).
 """
 
 from __future__ import annotations
@@ -38,16 +39,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from temex.api import ExtractOptions, extract_files  # noqa: E402
-from temex.cli.eval import default_data_dir  # noqa: E402
-from temex.content import extract as main_content  # noqa: E402
-from temex.content.render import content_text as non_template_text  # noqa: E402
-from temex.evaluate import NoGoldError, gold_text, load_site, url_to_file  # noqa: E402
-from temex.page.files import load_file  # noqa: E402
-from temex.page.tokens import token_prf  # noqa: E402
-from temex.site.pool import choose_pages  # noqa: E402
-from temex.template.detectors import get_detector  # noqa: E402
-from temex.template.model import TemplateModel  # noqa: E402
+from temex.api import ExtractOptions, extract_files
+from temex.cli.eval import default_data_dir
+from temex.content import extract as main_content
+from temex.content.extract import ContentParams, rule_signals
+from temex.content.render import content_text as non_template_text
+from temex.content.scorer import block_features, load_model
+from temex.evaluate import gold_text, load_site, url_to_file
+from temex.page.files import load_file
+from temex.page.tokens import token_prf
+from temex.site.pool import choose_pages
+from temex.template.detectors import get_detector
+from temex.template.model import TemplateModel
 
 
 def scores(model: TemplateModel, gold: str, variants: bool) -> dict[str, float]:
@@ -76,6 +79,20 @@ def scores(model: TemplateModel, gold: str, variants: bool) -> dict[str, float]:
                     keep.add(b)
             text = main_content.Content(doc, blocks, sorted(keep), region, "", {}).text()
             out[name] = f1(text)
+        # the page model's probability as a filter on the difference
+        if blocks is not None and len(blocks):
+            rule = rule_signals(doc, blocks, [False] * len(blocks), ContentParams())
+            probs = load_model()["page"].probabilities(doc, blocks,
+                                                     block_features(doc, blocks, rule))
+        for t in (0.02, 0.1, 0.5):
+            name = f"non-template with page-model p >= {t}"
+            if blocks is None or not len(blocks):
+                out[name] = out["non-template text"]
+                continue
+            keep = [b for b, nd in enumerate(blocks.node) if probs[b] >= t
+                    and not model.template[nd]
+                    and not all(model.template[i] for i in blocks.pieces[b])]
+            out[name] = f1(main_content.Content(doc, blocks, keep, -1, "", {}).text())
     return out
 
 
