@@ -23,6 +23,12 @@ datasets (``--per-site`` key pages of every site folder with 3 or more
 pages, spread over the folder; 4 candidates chosen by
 :func:`temex.site.pool.choose_pages`; gold: the page's ``.txt``).
 
+``--paths`` prints instead, for the content datasets, the mean token F1 of
+every page of the site folders with 3 or more pages in folder mode
+(``temex content DIR``: a site index of all the folder's pages) and on the
+batch path (the folder fitted as ``bench_site_content.py`` fits it); the
+shared sites' figures for the same paths are ``bench_site_content.py``'s.
+
 ``--variants`` adds the middle ways tried: two unions (the rules' choice plus
 every non-template block inside the rules' region, or inside its parent) and
 the difference filtered by the page model's probability (0.02, 0.1, 0.5).
@@ -140,6 +146,31 @@ def dataset_rows(data: Path, per_site: int, variants: bool
     return rows
 
 
+def path_rows(data: Path) -> list[str]:
+    """``--paths``: folder mode and batch path on the content datasets."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_site_content as site_bench
+
+    from temex.template.site_index import SiteIndex
+
+    lines = ["| dataset | pages | folder | batch |", "|---|---:|---:|---:|"]
+    root = data / "content"
+    for ds in sorted(p for p in root.iterdir() if (p / "manifest.jsonl").is_file()):
+        folder_f1: list[float] = []
+        batch_f1: list[float] = []
+        for folder in sorted(p for p in ds.iterdir() if p.is_dir()):
+            if len(list(folder.glob("*.html"))) < 3:
+                continue
+            site = site_bench.load_content_site(folder)
+            index = SiteIndex([p.doc for p in site.pages], hashed=True)
+            folder_f1 += [token_prf(main_content.extract_content(p.doc, index).text(),
+                                    p.gold)[2] for p in site.pages]
+            batch_f1 += site_bench.batch_f1(site, ContentParams())
+        lines.append(f"| {ds.name} | {len(folder_f1)} | {statistics.mean(folder_f1):.4f} "
+                     f"| {statistics.mean(batch_f1):.4f} |")
+    return lines
+
+
 def table(rows: list[tuple[str, dict[str, float]]], groups: list[str]) -> str:
     names = list(rows[0][1])
     mean: Callable[[str, str], float] = lambda g, k: statistics.mean(
@@ -159,12 +190,17 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=None, help="shared data folder")
     ap.add_argument("--per-site", type=int, default=2,
                     help="content datasets: key pages per site folder")
-    ap.add_argument("--variants", action="store_true", help="also the two unions tried")
+    ap.add_argument("--variants", action="store_true", help="also the middle ways tried")
+    ap.add_argument("--paths", action="store_true",
+                    help="instead: folder mode and batch path on the content datasets")
     args = ap.parse_args()
     data = args.data or default_data_dir()
     if data is None:
         print("no data folder: give --data or set TEMEX_DATA", file=sys.stderr)
         return 1
+    if args.paths:
+        print("\n".join(path_rows(data)))
+        return 0
     rows = site_rows(data, args.variants) + dataset_rows(data, args.per_site, args.variants)
     groups = list(dict.fromkeys(g for g, _ in rows))
     print(table(rows, groups))

@@ -194,3 +194,27 @@ def test_gold_text_renders_like_the_content_output() -> None:
     assert text.splitlines() == ["foobar baz", "one", "two"]
     with pytest.raises(NoGoldError):
         gold_text(doc, "article", None)
+
+
+@needs_data
+def test_extract_content_keeps_the_head_zone_between_title_and_text(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`temex extract -f content` on a product page: the price, quantity and
+    stock lines lie between the product's title and its description (the
+    heaviest text); the template mask has taken the chrome there, so the
+    rules keep them (``_head_zone``), and still not the breadcrumb."""
+    from temex.cli.main import main
+    from temex.evaluate import gold_text, load_site, url_to_file
+
+    assert DATA is not None
+    site = load_site(DATA / "sites" / "americanpillowcase-shop")
+    key = url_to_file(site.root, site.key_pages[0])
+    assert main(["extract", str(key), "--pages-dir", str(site.root), "-f", "content"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    gold = gold_text(parse(key.read_bytes(), url=str(key)), site.content_selector,
+                     site.template_selector)
+    assert lines[0] in gold.splitlines()[0]  # the title comes first
+    assert "$8.56" in lines and any(line.startswith("Availability") for line in lines)
+    assert lines.index("$8.56") < next(i for i, x in enumerate(lines) if x.startswith("Add some"))
+    assert not any(line.startswith("Home") for line in lines)

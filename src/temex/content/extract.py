@@ -79,6 +79,10 @@ Page level
     *Title* — the page's main heading (the first kept ``h1``, else ``h2``,
     outside the region but before it) is added in front of it: content
     regions of news sites often start below the headline.
+    *Head zone* — with site evidence (a template mask or the site's repeated
+    text), the kept blocks between that title and the region are added too:
+    a product's price and stock lines, a byline (our addition, the main-text
+    twin of the detector's head zone; docs/CONTENT.md).
 
 Cost: O(n) per page once the site's block texts are counted.
 """
@@ -289,7 +293,8 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     per block ``ld_ok`` (link density below the limit, or a heading),
     ``named`` (inside a negatively named subtree), ``records`` (inside a
     teaser record), ``own`` (inside one of the page's own records),
-    ``chosen_mask``; the ``region`` element, the ``title`` block (-1) and the
+    ``chosen_mask``; the ``region`` element, the ``title`` block (-1), the
+    ``head`` blocks between title and region (:func:`_head_zone`) and the
     ``chosen`` blocks. ``boiler[b]`` is the site-level verdict for block
     ``b``; ``template[b]`` (given only with site evidence) its template
     verdict, which turns the own-records rule on."""
@@ -297,7 +302,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     out: dict[str, Any] = {"ld_ok": [False] * n, "named": [False] * n,
                            "records": [False] * n, "own": [False] * n,
                            "chosen_mask": [False] * n,
-                           "region": -1, "title": -1, "chosen": []}
+                           "region": -1, "title": -1, "head": [], "chosen": []}
     if not n or doc.body < 0:
         return out
     tag, node = doc.tag, blocks.node
@@ -354,8 +359,10 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if params.title and chosen:
         title = _title_before(doc, blocks, good, region)
         if title >= 0:
-            chosen.insert(0, title)
+            head = _head_zone(doc, blocks, good, title, region) if template is not None else []
+            chosen[:0] = [title, *head]
             out["title"] = title
+            out["head"] = head
     mask = [False] * n
     for b in chosen:
         mask[b] = True
@@ -506,6 +513,25 @@ def _title_block(doc: Document, blocks: Blocks) -> int:
             key = blocks.key[b]
             return b if key and key in title else -1
     return -1
+
+
+def _head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
+               region: int) -> list[int]:
+    """The kept blocks between the page's title heading and the region: the
+    product's price, options and stock lines, a byline, a "Maintainer:"
+    line. The region is the heaviest run of text, which on a product or wiki
+    page starts at the description, below them. Only with site evidence
+    (a template mask or the site's repeated text), which has already taken the
+    chrome between the two (share bars, breadcrumbs) out of ``good``: the
+    detector's head zone (``template.detectors.rules.head_zone``) for the
+    main text. Measured in docs/CONTENT.md ("What temex extract -f content
+    prints")."""
+    node = blocks.node
+    t_node = node[title]
+    t_end = t_node + doc.size[t_node]
+    return [b for b in range(title + 1, len(blocks))
+            if node[b] < region and good[b] and node[b] >= t_end
+            and not doc.is_ancestor(node[b], region)]
 
 
 def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) -> int:
