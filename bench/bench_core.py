@@ -286,18 +286,17 @@ def fit_vs(data: Path, other: Path, repeat: int) -> int:
     return 0
 
 
-def content_table(root: Path, configs: list) -> None:  # type: ignore[type-arg]
-    """Section 4 of the module docstring."""
-    from temex.content.render import content_text
-    from temex.page.tokens import token_prf
-
-    datasets = sorted(p for p in root.iterdir() if (p / "manifest.jsonl").is_file())
-    scores: dict[str, dict[str, list[float]]] = {}
-    fit_s: dict[str, float] = {}
+def content_key_pages(datasets: list[Path], per_site: int = 4, min_files: int = 0,
+                      n: int = 4):  # type: ignore[no-untyped-def]
+    """(dataset name, key doc, candidate docs, gold text) for ``per_site`` key
+    pages spread over every site folder of the content ``datasets`` holding
+    at least ``min_files`` pages; candidates by ``choose_pages`` (``n``)."""
     for ds in datasets:
         for site in sorted(p for p in ds.iterdir() if p.is_dir()):
             files = sorted(site.glob("*.html"))
-            for key_file in files[:: max(1, len(files) // 4)][:4]:
+            if len(files) < min_files:
+                continue
+            for key_file in files[:: max(1, len(files) // per_site)][:per_site]:
                 gold = key_file.with_suffix(".txt")
                 if not gold.is_file():
                     continue
@@ -306,13 +305,25 @@ def content_table(root: Path, configs: list) -> None:  # type: ignore[type-arg]
                 except (OSError, ValueError) as e:
                     print(f"skipped {key_file}: {e}", file=sys.stderr)
                     continue
-                pages, _, _ = choose_pages(key, key_file, site, 4)
-                for label, params in configs:
-                    t0 = time.perf_counter()
-                    model = get_detector("vote", **params).fit(key, pages).model_
-                    fit_s[label] = fit_s.get(label, 0.0) + time.perf_counter() - t0
-                    f1 = token_prf(content_text(model), gold.read_text("utf-8"))[2]
-                    scores.setdefault(label, {}).setdefault(ds.name, []).append(f1)
+                pages, _, _ = choose_pages(key, key_file, site, n)
+                yield ds.name, key, pages, gold.read_text("utf-8")
+
+
+def content_table(root: Path, configs: list) -> None:  # type: ignore[type-arg]
+    """Section 4 of the module docstring."""
+    from temex.content.render import content_text
+    from temex.page.tokens import token_prf
+
+    datasets = sorted(p for p in root.iterdir() if (p / "manifest.jsonl").is_file())
+    scores: dict[str, dict[str, list[float]]] = {}
+    fit_s: dict[str, float] = {}
+    for ds_name, key, pages, gold in content_key_pages(datasets):
+        for label, params in configs:
+            t0 = time.perf_counter()
+            model = get_detector("vote", **params).fit(key, pages).model_
+            fit_s[label] = fit_s.get(label, 0.0) + time.perf_counter() - t0
+            f1 = token_prf(content_text(model), gold)[2]
+            scores.setdefault(label, {}).setdefault(ds_name, []).append(f1)
     names = [d.name for d in datasets]
     print("\n## The same on the content datasets (vote, n=4)\n")
     print("Token F1 of the key page's non-template text against the gold main content, "

@@ -52,9 +52,7 @@ from temex.content.extract import ContentParams, rule_signals
 from temex.content.render import content_text as non_template_text
 from temex.content.scorer import block_features, load_model
 from temex.evaluate import gold_text, load_site, url_to_file
-from temex.page.files import load_file
 from temex.page.tokens import token_prf
-from temex.site.pool import choose_pages
 from temex.template.detectors import get_detector
 from temex.template.model import TemplateModel
 
@@ -122,28 +120,14 @@ def site_rows(data: Path, variants: bool) -> list[tuple[str, dict[str, float]]]:
 
 def dataset_rows(data: Path, per_site: int, variants: bool
                  ) -> list[tuple[str, dict[str, float]]]:
-    rows = []
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_core import content_key_pages
+
     root = data / "content"
-    for ds in sorted(p for p in root.iterdir() if (p / "manifest.jsonl").is_file()):
-        for folder in sorted(p for p in ds.iterdir() if p.is_dir()):
-            files = sorted(folder.glob("*.html"))
-            if len(files) < 3:
-                continue
-            for key_file in files[:: max(1, len(files) // per_site)][:per_site]:
-                gold = key_file.with_suffix(".txt")
-                if not gold.is_file():
-                    continue
-                try:
-                    key = load_file(key_file)
-                except (OSError, ValueError) as e:
-                    print(f"skipped {key_file}: {e}", file=sys.stderr)
-                    continue
-                pages, _, _ = choose_pages(key, key_file, folder, 4)
-                if not pages:
-                    continue
-                model = get_detector("vote").fit(key, pages).model_
-                rows.append((ds.name, scores(model, gold.read_text("utf-8"), variants)))
-    return rows
+    datasets = sorted(p for p in root.iterdir() if (p / "manifest.jsonl").is_file())
+    return [(ds_name, scores(get_detector("vote").fit(key, pages).model_, gold, variants))
+            for ds_name, key, pages, gold in content_key_pages(datasets, per_site, 3)
+            if pages]
 
 
 def path_rows(data: Path) -> list[str]:
