@@ -78,7 +78,11 @@ Page level
     (``<body class="has-sidebar">``).
     *Title* — the page's main heading (the first kept ``h1``, else ``h2``,
     outside the region but before it) is added in front of it: content
-    regions of news sites often start below the headline.
+    regions of news sites often start below the headline. With a template
+    mask (the batch path, issue 11), every kept block of that heading
+    element is added (a title wrapped in nested ``div``s, with its
+    tagline), and the siblings of a teaser record must be teasers too
+    (:func:`_records`).
 
 Cost: O(n) per page once the site's block texts are counted.
 """
@@ -284,7 +288,8 @@ def _negative_name(doc: Document, i: int) -> bool:
 
 def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
                  params: ContentParams = ContentParams(),
-                 template: Sequence[bool] | None = None) -> dict[str, Any]:
+                 template: Sequence[bool] | None = None,
+                 masked: bool = False) -> dict[str, Any]:
     """Verdicts of the rules of this module (module docstring) for one page:
     per block ``ld_ok`` (link density below the limit, or a heading),
     ``named`` (inside a negatively named subtree), ``records`` (inside a
@@ -292,7 +297,10 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     ``chosen_mask``; the ``region`` element, the ``title`` block (-1) and the
     ``chosen`` blocks. ``boiler[b]`` is the site-level verdict for block
     ``b``; ``template[b]`` (given only with site evidence) its template
-    verdict, which turns the own-records rule on."""
+    verdict, which turns the own-records rule on. ``masked`` (a template
+    mask was applied: the batch path, issue 11) turns on two revisions:
+    the title heading's nested blocks (:func:`_heading_blocks`) and teaser
+    lists of teasers only (``_records(strict=True)``)."""
     n = len(blocks)
     out: dict[str, Any] = {"ld_ok": [False] * n, "named": [False] * n,
                            "records": [False] * n, "own": [False] * n,
@@ -341,7 +349,8 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         good = [(not template[b]) if own[node[b]] else g for b, g in enumerate(good)]
     if params.records:
         anchor = _anchor(blocks, good, [0] * len(doc)) if any(good) else -1
-        rec = _records(doc, blocks, params.records, params.max_link_density, anchor)
+        rec = _records(doc, blocks, params.records, params.max_link_density, anchor,
+                       strict=masked)
         if own is not None:
             rec = [r and not o for r, o in zip(rec, own)]
         out["records"] = [rec[node[b]] for b in range(n)]
@@ -356,6 +365,10 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         if title >= 0:
             chosen.insert(0, title)
             out["title"] = title
+        if masked:
+            extra = _heading_blocks(doc, blocks, good, region)
+            if extra:
+                chosen = sorted(set(chosen) | set(extra))
     mask = [False] * n
     for b in chosen:
         mask[b] = True
@@ -373,11 +386,19 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
 
 
 def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
-             anchor: int) -> list[bool]:
+             anchor: int, strict: bool = False) -> list[bool]:
     """Mask of elements inside *teaser records*: one of at least 3 same-tag
     siblings whose subtree holds at least 2 blocks, one of them a link
     (linked title, author name), and fewer than ``max_chars`` characters
-    (lists of related stories, comment threads); never the anchor's ancestors."""
+    (lists of related stories, comment threads); never the anchor's ancestors.
+
+    With ``strict`` (our revision, issue 11; the template-mask path) the
+    siblings counted must be teasers too (at least 2 blocks, a link, fewer
+    than ``max_chars`` characters). A short page's own text sits in a
+    ``div`` among the ``div`` wrappers of its breadcrumb, byline and title
+    block; a linked table of contents or one link made it look like one
+    teaser of three, and the page lost its text (measured in
+    docs/BATCH.md, "Content of unseen pages")."""
     n = len(doc)
     linked = [1 if lc > max_ld * c else 0 for lc, c in zip(blocks.link_chars, blocks.chars)]
     nb, nl, ch = subtree_sums(doc, blocks, [1] * len(blocks), linked, blocks.chars)
@@ -394,7 +415,7 @@ def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
         t = tag[i]
         same = 0
         for c in doc.children[p]:
-            if tag[c] == t and nb[c]:
+            if tag[c] == t and (nb[c] >= 2 and nl[c] and ch[c] < max_chars if strict else nb[c]):
                 same += 1
         out[i] = same >= 3
     return out
@@ -520,6 +541,36 @@ def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) 
     return -1
 
 
+def _heading_blocks(doc: Document, blocks: Blocks, good: list[bool], region: int) -> list[int]:
+    """The kept blocks of the page's title heading element before ``region``:
+    the first ``h1`` element (else ``h2``) holding a kept block before the
+    region, with every kept block inside it (our addition, issue 11).
+
+    :func:`_title_before` looks for a block whose own element is the
+    heading; a heading that wraps its text in block elements (``<h1><div>
+    title</div><div>subtitle</div></h1>``, a CMS's title and tagline) has
+    none, so its title was lost whenever the main block starts below it.
+    O(region)."""
+    body = doc.body
+    if region <= body:
+        return []
+    head = [-1] * region  # the nearest h1/h2 ancestor-or-self of each node
+    tag, parent = doc.tag, doc.parent
+    for i in range(body + 1, region):
+        head[i] = i if tag[i] in ("h1", "h2") else head[parent[i]] if parent[i] > body else -1
+    for want in ("h1", "h2"):
+        for b in range(len(blocks)):
+            nd = blocks.node[b]
+            if nd >= region:
+                break
+            h = head[nd]
+            if good[b] and h >= 0 and tag[h] == want:
+                end = h + doc.size[h]
+                return [c for c in range(b, len(blocks))
+                        if good[c] and blocks.node[c] < min(end, region)]
+    return []
+
+
 def extract_content(doc: Document, site: SiteIndex | None = None,
                     template: Sequence[bool] | None = None,
                     params: ContentParams = ContentParams(), member: bool = True,
@@ -559,7 +610,8 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     small = sum(blocks.chars) < params.small_page
     if not params.scorer or site_rules or small:
         r = rule_signals(doc, blocks, boiler, params,
-                         tmpl if template is not None or others > 0 else None)
+                         tmpl if template is not None or others > 0 else None,
+                         masked=template is not None)
         chosen, region = r["chosen"], r["region"]
         stats: dict[str, Any] = {"scorer": "rules"}
         if params.scorer and template is None and not small and params.site_page > 0:
