@@ -81,7 +81,10 @@ Page level
     regions of news sites often start below the headline. With a template
     mask (the batch path, issue 11), every kept block of that heading
     element is added (a title wrapped in nested ``div``s, with its
-    tagline), and the siblings of a teaser record must be teasers too
+    tagline), and so is what lies between the heading and the main block
+    unless the template mask, link density or a negative name removes it
+    (:func:`_title_zone`: byline, date, maintainer line, even when repeated
+    text); the siblings of a teaser record must be teasers too
     (:func:`_records`).
 
 Cost: O(n) per page once the site's block texts are counted.
@@ -299,7 +302,8 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     ``b``; ``template[b]`` (given only with site evidence) its template
     verdict, which turns the own-records rule on. ``masked`` (a template
     mask was applied: the batch path, issue 11) turns on two revisions:
-    the title heading's nested blocks (:func:`_heading_blocks`) and teaser
+    the title heading's nested blocks with the zone between it and the
+    main text (:func:`_title_zone`), and teaser
     lists of teasers only (``_records(strict=True)``)."""
     n = len(blocks)
     out: dict[str, Any] = {"ld_ok": [False] * n, "named": [False] * n,
@@ -366,7 +370,8 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
             chosen.insert(0, title)
             out["title"] = title
         if masked:
-            extra = _heading_blocks(doc, blocks, good, region)
+            extra = _title_zone(doc, blocks, good, chosen, region, template, ld_ok,
+                                out["named"])
             if extra:
                 chosen = sorted(set(chosen) | set(extra))
     mask = [False] * n
@@ -541,34 +546,62 @@ def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) 
     return -1
 
 
-def _heading_blocks(doc: Document, blocks: Blocks, good: list[bool], region: int) -> list[int]:
-    """The kept blocks of the page's title heading element before ``region``:
-    the first ``h1`` element (else ``h2``) holding a kept block before the
-    region, with every kept block inside it (our addition, issue 11).
+def _title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequence[int],
+                region: int, template: Sequence[bool] | None, ld_ok: Sequence[bool],
+                named: Sequence[bool]) -> list[int]:
+    """Blocks to add to ``chosen`` for the page's title heading and the zone
+    under it (our addition, issue 11; the batch path: a template mask).
 
-    :func:`_title_before` looks for a block whose own element is the
-    heading; a heading that wraps its text in block elements (``<h1><div>
-    title</div><div>subtitle</div></h1>``, a CMS's title and tagline) has
-    none, so its title was lost whenever the main block starts below it.
-    O(region)."""
+    *Heading*: the first ``h1`` element holding a kept block before the end
+    of the main block ``region`` (else the first ``h2`` before it); every
+    kept block inside it is the title. :func:`_title_before` looks for a
+    block whose own element is the heading; a heading that wraps its text
+    in block elements (``<h1><div>title<div>subtitle</div></div></h1>``, a
+    CMS's title and tagline) has none, so its title was lost whenever the
+    main block starts below it.
+
+    *Zone*: with ``template`` (the template verdict per block), the blocks
+    after the heading up to the first chosen block after it (and before the
+    main block) that the template mask leaves, that are no link lists
+    (``ld_ok``) and that sit in no negatively named subtree (``named``):
+    the page's byline, date, maintainer line, price. The site index calls
+    them repeated text ("Maintainer: admin", "By Staff" repeat on many
+    pages); the data README's convention makes them content. It is the
+    detector's head-zone rule (:func:`temex.template.detectors.rules.head_zone`)
+    applied per page, where the template mask holds the site's chrome and
+    the heading names the page. O(region end)."""
     body = doc.body
-    if region <= body:
+    r_end = region + doc.size[region]
+    if r_end <= body + 1:
         return []
-    head = [-1] * region  # the nearest h1/h2 ancestor-or-self of each node
+    head = [-1] * r_end  # the nearest h1/h2 ancestor-or-self of each node
     tag, parent = doc.tag, doc.parent
-    for i in range(body + 1, region):
+    for i in range(body + 1, r_end):
         head[i] = i if tag[i] in ("h1", "h2") else head[parent[i]] if parent[i] > body else -1
-    for want in ("h1", "h2"):
+    title: list[int] = []
+    for want, limit in (("h1", r_end), ("h2", region)):
         for b in range(len(blocks)):
             nd = blocks.node[b]
-            if nd >= region:
+            if nd >= limit:
                 break
             h = head[nd]
             if good[b] and h >= 0 and tag[h] == want:
                 end = h + doc.size[h]
-                return [c for c in range(b, len(blocks))
-                        if good[c] and blocks.node[c] < min(end, region)]
-    return []
+                title = [c for c in range(b, len(blocks)) if good[c] and blocks.node[c] < end]
+                break
+        if title:
+            break
+    if not title or template is None:
+        return title
+    inside = set(title)
+    stop = next((c for c in chosen if c > title[-1] and c not in inside), len(blocks))
+    zone = []
+    for z in range(title[-1] + 1, stop):
+        if blocks.node[z] >= r_end:
+            break
+        if not template[z] and ld_ok[z] and not named[z]:
+            zone.append(z)
+    return title + zone
 
 
 def extract_content(doc: Document, site: SiteIndex | None = None,
