@@ -342,3 +342,37 @@ def test_second_hop_that_finds_nothing_keeps_the_cs() -> None:
                       second_hop=0)
     assert on.complete and len(on.pages) == 3
     assert [p.url for p in on.pages] == [p.url for p in off.pages]
+
+
+@pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
+def test_offline_pool_puts_the_key_pages_variants_last() -> None:
+    """The offline pool (``temex eval``, ``temex extract --pages-dir``)
+    orders candidates as live exploration does: variants of the key page
+    (one product's sizes: ``...-6-sizes-to-choose-from-king.html``) go
+    last (``temex.site.duplicates.variants_last``, shared with
+    ``explore.variants_last``). Before, with ``-n 3`` the shop's
+    mattress-protector page was compared with three sizes of itself, and
+    its own description was voted template (content F1 0.020)."""
+    from temex.site.duplicates import variant_urls
+    from temex.site.pool import candidate_order, choose_pages
+
+    site = load_site(DATA / "sites" / "americanpillowcase-shop")  # type: ignore[operator]
+    key = next(k for k in site.key_pages if "mattress-protector" in k)
+    f = site.root / key.lstrip("/")
+    doc = parse(f.read_bytes(), url=str(f))
+    order = [str(p.relative_to(site.root)) for p in candidate_order(doc, f, site.root)]
+    variant = [variant_urls("/" + p, key) for p in order]
+    assert sum(variant) >= 3
+    first = variant.index(True)
+    assert first >= 2 * 4 + 2  # after the default pool (2n + 2 for n = 4)
+    assert first > len(order) // 2  # the variants (of the key page and others) come last
+    pages, _, _ = choose_pages(doc, f, site.root, 3)
+    assert not any(variant_urls("/" + str(Path(p.url).relative_to(site.root)), key)
+                   for p in pages)
+    from temex.api import ExtractOptions, extract_files
+
+    model = extract_files(f, pages_dir=site.root, options=ExtractOptions(n_pages=3))
+    assert not any(variant_urls("/" + str(Path(p).relative_to(site.root)), key)
+                   for p in model.pages)
+    gold = gold_mask(model.key, site.content_selector, site.template_selector)
+    assert score_nodes(model.template, gold).content[2] >= 0.5

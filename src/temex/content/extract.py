@@ -78,11 +78,18 @@ Page level
     (``<body class="has-sidebar">``).
     *Title* — the page's main heading (the first kept ``h1``, else ``h2``,
     outside the region but before it) is added in front of it: content
-    regions of news sites often start below the headline.
-    *Head zone* — with site evidence (a template mask or the site's repeated
-    text), the kept blocks between that title and the region are added too:
-    a product's price and stock lines, a byline (our addition, the main-text
-    twin of the detector's head zone; docs/CONTENT.md).
+    regions of news sites often start below the headline. With a template
+    mask (the batch path, issue 11), every kept block of that heading
+    element is added (a title wrapped in nested ``div``s, with its
+    tagline), and so is what lies between the heading and the main block
+    unless the template mask, link density or a negative name removes it
+    (:func:`_title_zone`: byline, date, maintainer line, even when repeated
+    text); the siblings of a teaser record must be teasers too
+    (:func:`_records`).
+    *Head zone* — with the site's repeated text but no template mask
+    (folder mode), the kept blocks between the title and the region are
+    added (:func:`_head_zone`: a product's price and stock lines, a byline;
+    the main-text twin of the detector's head zone; docs/CONTENT.md).
 
 Cost: O(n) per page once the site's block texts are counted.
 """
@@ -288,7 +295,8 @@ def _negative_name(doc: Document, i: int) -> bool:
 
 def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
                  params: ContentParams = ContentParams(),
-                 template: Sequence[bool] | None = None) -> dict[str, Any]:
+                 template: Sequence[bool] | None = None,
+                 masked: bool = False) -> dict[str, Any]:
     """Verdicts of the rules of this module (module docstring) for one page:
     per block ``ld_ok`` (link density below the limit, or a heading),
     ``named`` (inside a negatively named subtree), ``records`` (inside a
@@ -297,7 +305,11 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     ``head`` blocks between title and region (:func:`_head_zone`) and the
     ``chosen`` blocks. ``boiler[b]`` is the site-level verdict for block
     ``b``; ``template[b]`` (given only with site evidence) its template
-    verdict, which turns the own-records rule on."""
+    verdict, which turns the own-records rule on. ``masked`` (a template
+    mask was applied: the batch path, issue 11) turns on two revisions:
+    the title heading's nested blocks with the zone between it and the
+    main text (:func:`_title_zone`), and teaser
+    lists of teasers only (``_records(strict=True)``)."""
     n = len(blocks)
     out: dict[str, Any] = {"ld_ok": [False] * n, "named": [False] * n,
                            "records": [False] * n, "own": [False] * n,
@@ -346,7 +358,8 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         good = [(not template[b]) if own[node[b]] else g for b, g in enumerate(good)]
     if params.records:
         anchor = _anchor(blocks, good, [0] * len(doc)) if any(good) else -1
-        rec = _records(doc, blocks, params.records, params.max_link_density, anchor)
+        rec = _records(doc, blocks, params.records, params.max_link_density, anchor,
+                       strict=masked)
         if own is not None:
             rec = [r and not o for r, o in zip(rec, own)]
         out["records"] = [rec[node[b]] for b in range(n)]
@@ -359,10 +372,16 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if params.title and chosen:
         title = _title_before(doc, blocks, good, region)
         if title >= 0:
-            head = _head_zone(doc, blocks, good, title, region) if template is not None else []
+            head = (_head_zone(doc, blocks, good, title, region)
+                    if template is not None and not masked else [])
             chosen[:0] = [title, *head]
             out["title"] = title
             out["head"] = head
+        if masked:
+            extra = _title_zone(doc, blocks, good, chosen, region, template, ld_ok,
+                                out["named"])
+            if extra:
+                chosen = sorted(set(chosen) | set(extra))
     mask = [False] * n
     for b in chosen:
         mask[b] = True
@@ -380,11 +399,19 @@ def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
 
 
 def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
-             anchor: int) -> list[bool]:
+             anchor: int, strict: bool = False) -> list[bool]:
     """Mask of elements inside *teaser records*: one of at least 3 same-tag
     siblings whose subtree holds at least 2 blocks, one of them a link
     (linked title, author name), and fewer than ``max_chars`` characters
-    (lists of related stories, comment threads); never the anchor's ancestors."""
+    (lists of related stories, comment threads); never the anchor's ancestors.
+
+    With ``strict`` (our revision, issue 11; the template-mask path) the
+    siblings counted must be teasers too (at least 2 blocks, a link, fewer
+    than ``max_chars`` characters). A short page's own text sits in a
+    ``div`` among the ``div`` wrappers of its breadcrumb, byline and title
+    block; a linked table of contents or one link made it look like one
+    teaser of three, and the page lost its text (measured in
+    docs/BATCH.md, "Content of unseen pages")."""
     n = len(doc)
     linked = [1 if lc > max_ld * c else 0 for lc, c in zip(blocks.link_chars, blocks.chars)]
     nb, nl, ch = subtree_sums(doc, blocks, [1] * len(blocks), linked, blocks.chars)
@@ -401,7 +428,7 @@ def _records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
         t = tag[i]
         same = 0
         for c in doc.children[p]:
-            if tag[c] == t and nb[c]:
+            if tag[c] == t and (nb[c] >= 2 and nl[c] and ch[c] < max_chars if strict else nb[c]):
                 same += 1
         out[i] = same >= 3
     return out
@@ -520,11 +547,11 @@ def _head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
     """The kept blocks between the page's title heading and the region: the
     product's price, options and stock lines, a byline, a "Maintainer:"
     line. The region is the heaviest run of text, which on a product or wiki
-    page starts at the description, below them. Only with site evidence
-    (a template mask or the site's repeated text), which has already taken the
-    chrome between the two (share bars, breadcrumbs) out of ``good``: the
-    detector's head zone (``template.detectors.rules.head_zone``) for the
-    main text. Measured in docs/CONTENT.md ("What temex extract -f content
+    page starts at the description, below them. Folder mode only (the site's
+    repeated text, no template mask; with a mask :func:`_title_zone` does
+    this), where the repeated text has already taken the chrome between the
+    two (share bars, breadcrumbs) out of ``good``: the detector's head zone
+    (``template.detectors.rules.head_zone``) for the main text. Measured in docs/CONTENT.md ("What temex extract -f content
     prints")."""
     node = blocks.node
     t_node = node[title]
@@ -544,6 +571,64 @@ def _title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) 
             if good[b] and doc.tag[nd] == want:
                 return b
     return -1
+
+
+def _title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequence[int],
+                region: int, template: Sequence[bool] | None, ld_ok: Sequence[bool],
+                named: Sequence[bool]) -> list[int]:
+    """Blocks to add to ``chosen`` for the page's title heading and the zone
+    under it (our addition, issue 11; the batch path: a template mask).
+
+    *Heading*: the first ``h1`` element holding a kept block before the end
+    of the main block ``region`` (else the first ``h2`` before it); every
+    kept block inside it is the title. :func:`_title_before` looks for a
+    block whose own element is the heading; a heading that wraps its text
+    in block elements (``<h1><div>title<div>subtitle</div></div></h1>``, a
+    CMS's title and tagline) has none, so its title was lost whenever the
+    main block starts below it.
+
+    *Zone*: with ``template`` (the template verdict per block), the blocks
+    after the heading up to the first chosen block after it (and before the
+    main block) that the template mask leaves, that are no link lists
+    (``ld_ok``) and that sit in no negatively named subtree (``named``):
+    the page's byline, date, maintainer line, price. The site index calls
+    them repeated text ("Maintainer: admin", "By Staff" repeat on many
+    pages); the data README's convention makes them content. It is the
+    detector's head-zone rule (:func:`temex.template.detectors.rules.head_zone`)
+    applied per page, where the template mask holds the site's chrome and
+    the heading names the page. O(region end)."""
+    body = doc.body
+    r_end = region + doc.size[region]
+    if r_end <= body + 1:
+        return []
+    head = [-1] * r_end  # the nearest h1/h2 ancestor-or-self of each node
+    tag, parent = doc.tag, doc.parent
+    for i in range(body + 1, r_end):
+        head[i] = i if tag[i] in ("h1", "h2") else head[parent[i]] if parent[i] > body else -1
+    title: list[int] = []
+    for want, limit in (("h1", r_end), ("h2", region)):
+        for b in range(len(blocks)):
+            nd = blocks.node[b]
+            if nd >= limit:
+                break
+            h = head[nd]
+            if good[b] and h >= 0 and tag[h] == want:
+                end = h + doc.size[h]
+                title = [c for c in range(b, len(blocks)) if good[c] and blocks.node[c] < end]
+                break
+        if title:
+            break
+    if not title or template is None:
+        return title
+    inside = set(title)
+    stop = next((c for c in chosen if c > title[-1] and c not in inside), len(blocks))
+    zone = []
+    for z in range(title[-1] + 1, stop):
+        if blocks.node[z] >= r_end:
+            break
+        if not template[z] and ld_ok[z] and not named[z]:
+            zone.append(z)
+    return title + zone
 
 
 def extract_content(doc: Document, site: SiteIndex | None = None,
@@ -585,7 +670,8 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     small = sum(blocks.chars) < params.small_page
     if not params.scorer or site_rules or small:
         r = rule_signals(doc, blocks, boiler, params,
-                         tmpl if template is not None or others > 0 else None)
+                         tmpl if template is not None or others > 0 else None,
+                         masked=template is not None)
         chosen, region = r["chosen"], r["region"]
         stats: dict[str, Any] = {"scorer": "rules"}
         if params.scorer and template is None and not small and params.site_page > 0:

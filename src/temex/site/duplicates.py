@@ -26,13 +26,17 @@ repeated and is called template. Candidates are compared by their text:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..page.dom import Document
 
 __all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_pages", "is_copy",
-           "normalise_url", "shingles", "variant_keys", "variant_urls", "word_shingles"]
+           "normalise_url", "shingles", "variant_keys", "variant_urls", "variants_last",
+           "word_shingles"]
+
+_T = TypeVar("_T")
 
 #: Containment of page-specific shingles from which two pages are copies.
 #: Chosen leave-one-site-out with the other issue 9 parameters
@@ -194,3 +198,40 @@ def variant_keys(url: str) -> list[tuple[str, ...]]:
     head, words = _slug(url)
     return [(head, *words[:c])
             for c in range(max(VARIANT_PREFIX, len(words) - VARIANT_TAIL), len(words) + 1)]
+
+
+def variants_last(items: Iterable[_T], key_url: str, url: Callable[[_T], str],
+                  same_page: bool = False) -> Iterator[_T]:
+    """``items`` with the variants of the key page or of an earlier item
+    (:func:`variant_urls` on ``url(item)``: one product's colours and sizes)
+    moved to the end, order otherwise kept (issue 9: loaded, they are
+    near-duplicates of the key page and waste a load or a place each).
+    With ``same_page``, an item whose URL is the key page's or an earlier
+    item's once session-id and sorting parameters are dropped
+    (:func:`normalise_url`: a query variant) goes last too. Lazy: items
+    are yielded as they come, the variants after the last one. O(L) through
+    :func:`variant_keys`.
+
+    The rule of live exploration (``temex.site.explore.variants_last``) and
+    of the offline pool (``temex.site.pool.candidate_order``)."""
+    seen: dict[tuple[str, ...], str] = {}
+    for kk in variant_keys(key_url):
+        seen.setdefault(kk, key_url)
+    pages = {normalise_url(key_url)} if same_page else set()
+    later: list[_T] = []
+    for it in items:
+        u = url(it)
+        keys = variant_keys(u)
+        if any(kk in seen and variant_urls(u, seen[kk]) for kk in keys):
+            later.append(it)
+            continue
+        if same_page:
+            nu = normalise_url(u)
+            if nu in pages:
+                later.append(it)
+                continue
+            pages.add(nu)
+        yield it
+        for kk in keys:
+            seen.setdefault(kk, u)
+    yield from later

@@ -22,7 +22,8 @@ from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
 from .defaults import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
-from .duplicates import DEFAULT_DUPLICATE, normalise_url, variant_keys, variant_urls
+from .duplicates import DEFAULT_DUPLICATE, normalise_url, variant_urls
+from .duplicates import variants_last as _variants_last
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
 from .pool import similarity, url_pattern
@@ -230,22 +231,10 @@ def variants_last(links: list[Link], key_url: str) -> list[Link]:
     """``links`` with variants of the key page or of an earlier link
     (:func:`temex.site.duplicates.variant_urls`: one product's colours and
     sizes) moved to the end, order otherwise kept (issue 9: loaded, they are
-    near-duplicates and waste a load each). O(L) through
-    :func:`temex.site.duplicates.variant_keys`."""
-    seen: dict[tuple[str, ...], str] = {}
-    for kk in variant_keys(key_url):
-        seen.setdefault(kk, key_url)
-    first: list[Link] = []
-    later: list[Link] = []
-    for ln in links:
-        keys = variant_keys(ln.url)
-        if any(kk in seen and variant_urls(ln.url, seen[kk]) for kk in keys):
-            later.append(ln)
-            continue
-        first.append(ln)
-        for kk in keys:
-            seen.setdefault(kk, ln.url)
-    return first + later
+    near-duplicates and waste a load each). The shared rule,
+    :func:`temex.site.duplicates.variants_last` (the offline pool uses it
+    too). O(L)."""
+    return list(_variants_last(links, key_url, lambda ln: ln.url))
 
 
 def fill_pages(key: Document, pages: dict[str, Document], cs: list[str], n: int) -> list[str]:

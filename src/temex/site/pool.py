@@ -15,6 +15,10 @@ so that results are reproducible:
    the order a reader meets the menu);
 2. then the remaining files, nearest folder first (same folder, then the
    folders that share the longest path prefix), by name within a folder;
+   in both, variants of the key page or of an earlier candidate (one
+   product's sizes and colours, :func:`temex.site.duplicates.variant_urls`;
+   the same page under a session-id or sorting query) go last, the rule of
+   live exploration (:func:`temex.site.duplicates.variants_last`);
 3. files that cannot be read or parsed are reported (``PageError``) and
    skipped, and so are redirect stubs and pages without a body;
 4. near-duplicates of the key page and of each other are dropped
@@ -34,6 +38,7 @@ built into Documents.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import time
@@ -54,7 +59,14 @@ from ..page.dom import (
     parse,
 )
 from ..page.files import _FEED_TAGS, html_files, read_page, real_path, unusable
-from .duplicates import _WORD, DEFAULT_DUPLICATE, distinct_indices, shingles, word_shingles
+from .duplicates import (
+    _WORD,
+    DEFAULT_DUPLICATE,
+    distinct_indices,
+    shingles,
+    variants_last,
+    word_shingles,
+)
 
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -157,10 +169,23 @@ def candidate_order(key: Document, key_file: Path, root: Path) -> Iterator[Path]
     # stable: pages of the key page's kind (URL pattern) first, then siblings
     linked.sort(key=lambda f: (url_pattern(str(page_path(f).relative_to(root))) != kind,
                                page_path(f).parent != parent))
-    yield from linked
     done = set(linked) | {key_file}
     resolved = (real_path(f) for f in html_files(root))
-    yield from _proximity(key_file, (f for f in resolved if f not in done))
+    rest = _proximity(key_file, (f for f in resolved if f not in done))
+    if not key_page.is_relative_to(root):
+        yield from linked
+        yield from rest
+        return
+    # the key page's variants (and each candidate's) last, as live
+    # exploration tries them (temex.site.duplicates.variants_last)
+    yield from variants_last(itertools.chain(linked, rest), _page_url(key_file, root),
+                             lambda f: _page_url(f, root), same_page=True)
+
+
+def _page_url(f: Path, root: Path) -> str:
+    """The root-relative URL path of a mirrored file (:func:`page_path`),
+    a saved query (``index.html?page=2.html``) kept as the query."""
+    return "/" + page_path(f).relative_to(root).as_posix()
 
 
 def vocabulary(doc: Document) -> frozenset[str]:
