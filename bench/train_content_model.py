@@ -80,6 +80,11 @@ THRESHOLD = 0.5
 L2 = 3.0
 WEIGHTING = "mix"
 WEIGHTINGS = ("page", "dataset", "sqrt", "mix")
+#: Pages per shared site for ``--sites`` / ``--loso-sites`` (a fixed random
+#: sample). Adding them to the shipped model's training is off (``--sites 0``):
+#: measured leaving one site out, it does not carry to an unseen site and costs
+#: the content datasets (docs/CONTENT.md, "The page level on the shared sites").
+SITES = 40
 _PARAMS = ContentParams()
 _SUFFIX = {"com", "org", "net", "co", "uk", "au", "gov", "edu", "mil", "ac", "info", "us",
            "ca", "de", "in", "www", "int", "biz", "tv", "nz", "ie", "fr", "jp"}
@@ -98,7 +103,7 @@ def group_of(site: str) -> str:
 
 class Page:
     __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
-                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars")
+                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf")
 
 
 def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
@@ -117,6 +122,94 @@ def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
         else:
             out.append(0.0)
     return out
+
+
+def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-untyped-def]
+                index: SiteIndex | None, params: ContentParams) -> Page | None:
+    """Features, labels and scoring data of one page (``index``: its site's
+    pages, for the site features; None: page features only)."""
+    blocks = page_blocks(d)
+    if not len(blocks):
+        return None
+    rule = rule_signals(d, blocks, [False] * len(blocks), params)
+    fp = block_features(d, blocks, rule)
+    if index is not None:
+        rep = index.repeated(blocks, params.repeat_min, True, params.long_block)
+        srule = rule_signals(d, blocks, rep, params)
+        df = [index.df.get(k, 0) - 1 for k in blocks.key]
+        site_info = {"pages": index.n_pages - 1, "df": df, "rule": srule}
+        fs = block_features(d, blocks, rule, site_info)
+    btok = [tokens(" ".join(d.text[i] for i in ps)) for ps in blocks.pieces]
+    p = Page()
+    p.dataset, p.site, p.name = ds, site, name
+    p.f_page = np.array(fp)
+    p.f_site = np.array(fs) if index is not None else None
+    p.label = np.array(labels_for(btok, gold))
+    nt = sum(len(t) for t in btok) or 1
+    p.weight = np.array([len(t) / nt for t in btok])
+    p.btok = [Counter(t) for t in btok]
+    p.gold = Counter(tokens(gold))
+    # what context_features needs: the tree arrays, not the parser
+    d.parser, d.elements = None, []
+    p.ctx_doc, p.ctx_blocks = d, blocks
+    p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
+    p.traf = None
+    return p
+
+
+def load_sites(data: Path, per_site: int = SITES, seed: int = 0,
+               peer: bool = False) -> list[Page]:
+    """Pages of the shared *sites* (``DATA/sites/<name>``: docs, forum, shop,
+    wiki, organisation sites) as page-level training data: per site the first
+    ``per_site`` pages with gold of a fixed random order (``random.Random(seed)``
+    over the site's HTML files), so that a site of 690 pages does not outweigh
+    one of 40. Gold: :func:`temex.evaluate.gold_text` of the site's selectors
+    (the text the site-level benchmarks score). Page features only (no site
+    index): they train the *page* model. Dataset ``"sites"``, site = the
+    site's name (one group each). ``peer``: also trafilatura's token F1 per
+    page (``p.traf``; the comparison of ``--loso-sites``)."""
+    import random
+
+    from temex.evaluate import NoGoldError, gold_text, load_site
+    from temex.page.files import html_files
+
+    params = ContentParams()
+    pages: list[Page] = []
+    root = data / "sites"
+    if not root.is_dir():
+        return pages
+    for folder in sorted(root.iterdir()):
+        if not (folder / "site.json").is_file():
+            continue
+        site = load_site(folder)
+        files = html_files(site.root)
+        random.Random(seed).shuffle(files)
+        n = 0
+        for f in files:
+            if n >= per_site:
+                break
+            raw = f.read_bytes()
+            try:
+                d = parse(raw, url=str(f))
+                if d.body < 0:
+                    continue
+                gold = gold_text(d, site.content_selector, site.template_selector)
+            except NoGoldError:
+                continue
+            p = page_record("sites", site.name, str(f.relative_to(site.root)), d, gold,
+                            None, params)
+            if p is None:
+                continue
+            if peer:
+                import trafilatura
+
+                from temex.page.tokens import token_prf
+                p.traf = token_prf(trafilatura.extract(raw.decode("utf-8", "replace")) or "",
+                                   gold)[2]
+            pages.append(p)
+            n += 1
+        print(f"  sites/{site.name}: {n} pages", file=sys.stderr, flush=True)
+    return pages
 
 
 def load(data: Path, datasets: list[str], limit: int = 0) -> list[Page]:
@@ -144,31 +237,10 @@ def load(data: Path, datasets: list[str], limit: int = 0) -> list[Page]:
                 docs.append((r, d))
             index = SiteIndex(d for _, d in docs)
             for r, d in docs:
-                blocks = page_blocks(d)
-                if not len(blocks):
-                    continue
                 gold = (man.parent / r["gold"]).read_text(encoding="utf-8")
-                rule = rule_signals(d, blocks, [False] * len(blocks), params)
-                rep = index.repeated(blocks, params.repeat_min, True, params.long_block)
-                srule = rule_signals(d, blocks, rep, params)
-                df = [index.df.get(k, 0) - 1 for k in blocks.key]
-                site_info = {"pages": index.n_pages - 1, "df": df, "rule": srule}
-                fp = block_features(d, blocks, rule)
-                fs = block_features(d, blocks, rule, site_info)
-                btok = [tokens(" ".join(d.text[i] for i in ps)) for ps in blocks.pieces]
-                p = Page()
-                p.dataset, p.site, p.name = ds, site, r["page"]
-                p.f_page, p.f_site = np.array(fp), np.array(fs)
-                p.label = np.array(labels_for(btok, gold))
-                nt = sum(len(t) for t in btok) or 1
-                p.weight = np.array([len(t) / nt for t in btok])
-                p.btok = [Counter(t) for t in btok]
-                p.gold = Counter(tokens(gold))
-                # what context_features needs: the tree arrays, not the parser
-                d.parser, d.elements = None, []
-                p.ctx_doc, p.ctx_blocks = d, blocks
-                p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
-                pages.append(p)
+                p = page_record(ds, site, r["page"], d, gold, index, params)
+                if p is not None:
+                    pages.append(p)
             print(f"  {ds}/{site}: {len(docs)} pages", file=sys.stderr, flush=True) \
                 if len(docs) > 5 else None
     return pages
@@ -349,6 +421,28 @@ def cross_validate(pages: list[Page], k: int, lodo: bool, threshold: float | Non
     return res
 
 
+def loso_sites(pages: list[Page], site_pages: list[Page], with_sites: bool,
+               l2: float = L2, weighting: str = WEIGHTING) -> dict[str, dict[str, float]]:
+    """Page level on the shared sites: per site the mean token F1 of its
+    pages (``page`` selection) by the page model trained on ``pages`` (the
+    content datasets) plus, when ``with_sites``, the *other* sites' pages
+    (``loso``: never a page of the site scored) and all sites' pages
+    (``in``); trafilatura's F1 on the same pages (``peer``)."""
+    extra = site_pages if with_sites else []
+    full = train(pages + extra, "page", l2, THRESHOLD, weighting)
+    f_in = score(full, site_pages, "page", "page")
+    out: dict[str, dict[str, float]] = {}
+    for name in sorted({p.site for p in site_pages}):
+        idx = [j for j, p in enumerate(site_pages) if p.site == name]
+        te = [site_pages[j] for j in idx]
+        m = full if not with_sites else train(
+            pages + [p for p in site_pages if p.site != name], "page", l2, THRESHOLD, weighting)
+        out[name] = {"pages": len(idx), "in": float(np.mean([f_in[j] for j in idx])),
+                     "loso": float(np.mean(score(m, te, "page", "page"))),
+                     "peer": float(np.mean([p.traf or 0.0 for p in te]))}
+    return out
+
+
 def model_dicts(models: dict) -> dict:
     """JSON form of trained models by variant (what ScorerModel reads)."""
     def r(a: np.ndarray) -> list[float]:
@@ -365,8 +459,8 @@ def model_dicts(models: dict) -> dict:
     return out
 
 
-def to_json(models: dict) -> str:
-    out = {"version": MODEL_VERSION, "trained_on": list(DATASETS),
+def to_json(models: dict, sites: bool = False) -> str:
+    out = {"version": MODEL_VERSION, "trained_on": list(DATASETS) + (["sites"] if sites else []),
            "script": "bench/train_content_model.py", "models": model_dicts(models)}
     return json.dumps(out, indent=0, sort_keys=True) + "\n"
 
@@ -402,6 +496,14 @@ def main() -> int:
     ap.add_argument("--l2", type=float, default=L2, help="L2 penalty (default: the shipped one)")
     ap.add_argument("--weighting", choices=WEIGHTINGS, default=WEIGHTING,
                     help="page weights (default: the shipped ones)")
+    ap.add_argument("--sites", type=int, default=0, metavar="N",
+                    help="add N pages of each shared site (DATA/sites) to the page model's "
+                         "training (default 0: off, docs/CONTENT.md); the written model only: "
+                         "--cv and --lodo stay over the content datasets")
+    ap.add_argument("--loso-sites", action="store_true",
+                    help="page level on the shared sites: in sample and leaving one site out, "
+                         "with trafilatura on the same pages (needs trafilatura); "
+                         f"{SITES} pages per site unless --sites says otherwise")
     ap.add_argument("--oof", help="pickle the out-of-fold probabilities here (tuning)")
     ap.add_argument("--fold-models", metavar="JSON",
                     help="with --cv: write the fold models and the fold of every site group "
@@ -412,8 +514,14 @@ def main() -> int:
     print(f"{len(pages)} pages, {sum(len(p.label) for p in pages)} blocks, "
           f"{time.time() - t0:.0f} s", file=sys.stderr)
     thr = None if args.threshold < 0 else args.threshold
-    models = {v: train(pages, v, args.l2, thr, args.weighting) for v in ("page", "site")}
-    text = to_json(models)
+    site_pages: list[Page] = []
+    if args.sites or args.loso_sites:
+        site_pages = load_sites(Path(args.data), args.sites or SITES, peer=args.loso_sites)
+    extra = site_pages if args.sites else []
+    # the shared sites train the page model only (no site index over them)
+    models = {v: train(pages + (extra if v == "page" else []), v, args.l2, thr, args.weighting)
+              for v in ("page", "site")}
+    text = to_json(models, bool(extra))
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     print(f"model digest {digest}; thresholds page {models['page']['threshold']} "
           f"site {models['site']['threshold']}")
@@ -444,6 +552,16 @@ def main() -> int:
         for key, f in cv.items():
             for ds in dsets:
                 rows[ds][key] = float(np.mean([x for x, p in zip(f, pages) if p.dataset == ds]))
+    if args.loso_sites:
+        res = loso_sites(pages, site_pages, bool(args.sites), args.l2, args.weighting)
+        print("| site | pages | page in sample | page LOSO | trafilatura | LOSO − trafilatura |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for name, r in res.items():
+            print(f"| {name} | {r['pages']} | {r['in']:.3f} | {r['loso']:.3f} | {r['peer']:.3f} "
+                  f"| {r['loso'] - r['peer']:+.3f} |")
+        worst = min(res, key=lambda k: res[k]["loso"] - res[k]["peer"])
+        print(f"worst site LOSO: {worst} {res[worst]['loso'] - res[worst]['peer']:+.3f}; "
+              f"mean page LOSO {np.mean([r['loso'] for r in res.values()]):.3f}")
     cols = list(next(iter(rows.values())))
     print("| dataset | pages | " + " | ".join(cols) + " |")
     print("|---|---:|" + "---:|" * len(cols))

@@ -190,3 +190,25 @@ def test_rules_take_over_where_the_scorer_collapses() -> None:
     assert alone.stats["scorer"] == "page" and token_prf(alone.text(), gold)[2] < 0.5
     assert c.stats == {"scorer": "rules", "fallback": True}
     assert token_prf(c.text(), gold)[2] > 0.95
+
+
+@needs_data
+def test_shared_sites_as_page_level_training_data() -> None:
+    """``train_content_model.load_sites`` (``--sites`` / ``--loso-sites``): a
+    fixed sample of each shared site's pages with gold, labelled from
+    ``temex.evaluate.gold_text``, with page features only; the same sample
+    twice (the leave-one-site-out table is reproducible)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import train_content_model as tcm
+
+    a = tcm.load_sites(DATA, 2)
+    b = tcm.load_sites(DATA, 2)
+    sites = sorted({p.site for p in a})
+    assert len(sites) >= 7 and all(sum(p.site == s for p in a) == 2 for s in sites)
+    assert [(p.site, p.name) for p in a] == [(p.site, p.name) for p in b]
+    for p in a:
+        assert p.dataset == "sites" and p.f_site is None
+        assert p.f_page.shape == (len(p.label), len(FEATURES))
+    # gold is the content element: some blocks are content, some template
+    assert sum(p.label.sum() for p in a) > 0
+    assert sum((1 - p.label).sum() for p in a) > 0
