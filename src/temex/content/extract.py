@@ -551,8 +551,8 @@ def _head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
     repeated text, no template mask; with a mask :func:`_title_zone` does
     this), where the repeated text has already taken the chrome between the
     two (share bars, breadcrumbs) out of ``good``: the detector's head zone
-    (``template.detectors.rules.head_zone``) for the main text. Measured in docs/CONTENT.md ("What temex extract -f content
-    prints")."""
+    (``template.detectors.rules.head_zone``) for the main text. Measured in
+    docs/CONTENT.md ("What temex extract -f content prints")."""
     node = blocks.node
     t_node = node[title]
     t_end = t_node + doc.size[t_node]

@@ -33,7 +33,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..page.blocks import Blocks, heaviest_subtree
+from ..page.blocks import Blocks, heaviest_subtree, subtree_sums
 from ..page.dom import Document
 
 __all__ = ["FEATURES", "SITE_FEATURES", "CONTEXT_FEATURES", "ScorerModel", "load_model",
@@ -136,20 +136,7 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
     body = doc.body
     end = body + doc.size[body]
     nn = len(doc)
-    # subtree sums
-    sc = [0] * nn
-    sl = [0] * nn
-    sb = [0] * nn
-    for b in range(n):
-        d = nd_of[b]
-        sc[d] += chars[b]
-        sl[d] += lchars[b]
-        sb[d] += 1
-    for i in range(end - 1, body, -1):
-        p = parent[i]
-        sc[p] += sc[i]
-        sl[p] += sl[i]
-        sb[p] += sb[i]
+    sc, sl, sb = subtree_sums(doc, blocks, chars, lchars, [1] * n)
     total = max(1, sc[body])
     page_ld = sl[body] / total
     # ancestor flags, name counts, depth
@@ -301,17 +288,7 @@ def context_features(doc: Document, blocks: Blocks, s1: Sequence[float]) -> list
     n = len(blocks)
     nd_of, chars = blocks.node, blocks.chars
     parent, body = doc.parent, doc.body
-    end = body + doc.size[body]
-    nn = len(doc)
-    ws = [0.0] * nn
-    cs = [0] * nn
-    for b in range(n):
-        ws[nd_of[b]] += s1[b] * chars[b]
-        cs[nd_of[b]] += chars[b]
-    for i in range(end - 1, body, -1):
-        p = parent[i]
-        ws[p] += ws[i]
-        cs[p] += cs[i]
+    ws, cs = subtree_sums(doc, blocks, [p * c for p, c in zip(s1, chars)], chars)
     page = ws[body] / cs[body] if cs[body] else 0.0
     out: list[list[float]] = []
     for b in range(n):
