@@ -56,6 +56,12 @@ from temex.page.tokens import token_prf
 from temex.template.detectors import get_detector
 from temex.template.model import TemplateModel
 
+#: thresholds of the page-model filter rows
+THRESHOLDS = (0.02, 0.1, 0.5)
+#: the rows of ``--variants``, in table order
+VARIANTS = ("rules + non-template in region", "rules + non-template in region's parent",
+            *(f"non-template with page-model p >= {t}" for t in THRESHOLDS))
+
 
 def scores(model: TemplateModel, gold: str, variants: bool) -> dict[str, float]:
     """Token F1 of each text of one fitted model."""
@@ -63,40 +69,38 @@ def scores(model: TemplateModel, gold: str, variants: bool) -> dict[str, float]:
         return token_prf(text, gold)[2]
 
     doc = model.key
-    out = {"extract -f content": f1(main_content.content_text(model)),
+    # what extract -f content prints (content.extract.content_text(model))
+    masked = main_content.extract_content(doc, None, model.template)
+    out = {"extract -f content": f1(masked.text()),
            "non-template text": f1(non_template_text(model)),
            "page level": f1(main_content.extract_content(doc).text())}
-    if variants:
-        chosen = main_content.extract_content(doc, None, model.template)
-        blocks, region = chosen.blocks, chosen.region
-        for name, lift in (("rules + non-template in region", 0),
-                           ("rules + non-template in region's parent", 1)):
-            if blocks is None or region is None or region < 0:
-                out[name] = out["extract -f content"]
-                continue
-            root = doc.parent[region] if lift and doc.parent[region] >= 0 else region
-            end = root + doc.size[root]
-            keep = set(chosen.chosen)
-            for b, nd in enumerate(blocks.node):
-                if root <= nd < end and not model.template[nd] and \
-                        not all(model.template[i] for i in blocks.pieces[b]):
-                    keep.add(b)
-            text = main_content.Content(doc, blocks, sorted(keep), region, "", {}).text()
-            out[name] = f1(text)
-        # the page model's probability as a filter on the difference
-        if blocks is not None and len(blocks):
-            rule = rule_signals(doc, blocks, [False] * len(blocks), ContentParams())
-            probs = load_model()["page"].probabilities(doc, blocks,
-                                                     block_features(doc, blocks, rule))
-        for t in (0.02, 0.1, 0.5):
-            name = f"non-template with page-model p >= {t}"
-            if blocks is None or not len(blocks):
-                out[name] = out["non-template text"]
-                continue
-            keep = [b for b, nd in enumerate(blocks.node) if probs[b] >= t
-                    and not model.template[nd]
-                    and not all(model.template[i] for i in blocks.pieces[b])]
-            out[name] = f1(main_content.Content(doc, blocks, keep, -1, "", {}).text())
+    blocks, region = masked.blocks, masked.region
+    if not variants:
+        return out
+    if blocks is None or not len(blocks):
+        for name in VARIANTS:
+            out[name] = out["non-template text" if "page-model" in name
+                            else "extract -f content"]
+        return out
+    # a block is template when its element or all of its pieces are (as in
+    # extract_content)
+    tmpl = [model.template[nd] or all(model.template[i] for i in blocks.pieces[b])
+            for b, nd in enumerate(blocks.node)]
+    for name, lift in zip(VARIANTS[:2], (0, 1)):
+        if region is None or region < 0:
+            out[name] = out["extract -f content"]
+            continue
+        root = doc.parent[region] if lift and doc.parent[region] >= 0 else region
+        end = root + doc.size[root]
+        keep = set(masked.chosen) | {b for b, nd in enumerate(blocks.node)
+                                     if root <= nd < end and not tmpl[b]}
+        out[name] = f1(main_content.Content(doc, blocks, sorted(keep), region, "", {}).text())
+    # the page model's probability as a filter on the difference
+    rule = rule_signals(doc, blocks, [False] * len(blocks), ContentParams())
+    probs = load_model()["page"].probabilities(doc, blocks, block_features(doc, blocks, rule))
+    for name, t in zip(VARIANTS[2:], THRESHOLDS):
+        keep = [b for b in range(len(blocks)) if probs[b] >= t and not tmpl[b]]
+        out[name] = f1(main_content.Content(doc, blocks, keep, -1, "", {}).text())
     return out
 
 
