@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import json
 from pathlib import Path
 
 import pytest
@@ -51,11 +52,22 @@ def test_unreadable_key_page_is_one_line_and_exit_1(tmp_path: Path,
     assert err.count("\n") == 1 and "cannot read" in err
 
 
-def test_no_candidates_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_candidates_page_level_fallback(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22 cause 5: no page to compare with is an answer (the page
+    level), exit 0, said on stderr and in the report, not an error."""
     key = tmp_path / "k.html"
-    key.write_text("<html><body><p>alone</p></body></html>")
-    assert main(["extract", str(key), "--pages-dir", str(tmp_path)]) == 1
-    assert "no usable candidate pages" in capsys.readouterr().err
+    key.write_text("<html><body><nav><a href='/x'>Home</a></nav><article><h1>A title</h1>"
+                   "<p>" + "The page's own words, long enough to be its text. " * 4
+                   + "</p></article></body></html>")
+    assert main(["extract", str(key), "--pages-dir", str(tmp_path)]) == 0
+    cap = capsys.readouterr()
+    assert "temex extract: page-level fallback: no other page" in cap.err
+    assert "own words" in cap.out and "Home" not in cap.out
+    assert main(["extract", str(key), "--pages-dir", str(tmp_path), "-f", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["fallback"].startswith("page-level fallback: no other page")
+    assert report["counts"]["template_nodes"] > 0  # the page-level chrome (the nav)
 
 
 def test_bad_usage_exit_2() -> None:

@@ -280,6 +280,31 @@ def test_js_built_template_is_not_found_without_render(js_site):
         extract_url(UrlOptions(url=f"{js_site}/a.html"), limits)
 
 
+def test_no_template_found_is_a_page_level_answer(js_site, tmp_path, app_url):
+    """Issue 22 cause 5: a key page whose site shares no template (here its
+    menu is built by a script) gets the page-level main content, exit 0,
+    with the reason on stderr, in the JSON report and in the job's events."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    out = tmp_path / "r.json"
+    cmd = [sys.executable, "-m", "temex.cli", "extract", f"{js_site}/a.html", "-f", "json",
+           "-o", str(out), "--max-loads", "4"]
+    r = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    line = [ln for ln in r.stderr.splitlines() if "page-level fallback" in ln]
+    assert line and line[0].startswith("temex extract: page-level fallback: no page sharing")
+    report = json.loads(out.read_text())
+    assert report["fallback"].startswith("page-level fallback: no page sharing its template")
+    assert "Alpha is the first letter" in report["content"]["text"]
+    status, _, raw = request("POST", f"{app_url}/api/extract",
+                             {"url": f"{js_site}/a.html", "max_loads": 4})
+    assert status == 202
+    job = wait_job(app_url, json.loads(raw)["id"])
+    assert job["status"] == "done", job
+    assert any(ev.get("type") == "fallback" for ev in job["events"])
+    status, _, raw = request("GET", f"{app_url}/api/jobs/{job['id']}/output/content")
+    assert status == 200 and "Alpha is the first letter" in raw.decode()
+
+
 @needs_chromium
 def test_js_built_template_is_found_with_render(js_site):
     from temex.content.render import render
@@ -300,7 +325,8 @@ def test_cli_extract_render(js_site, tmp_path):
     cmd = [sys.executable, "-m", "temex.cli", "extract", f"{js_site}/b.html", "-f", "content",
            "-o", str(out), "--max-loads", "5"]
     plain = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=60)
-    assert plain.returncode == 1 and "render" in plain.stderr
+    assert plain.returncode == 0 and "page-level fallback" in plain.stderr
+    assert "try render" in plain.stderr
     rendered = subprocess.run(cmd + ["--render"], check=False, env=env, capture_output=True, text=True,
                               timeout=90)
     assert rendered.returncode == 0, rendered.stderr

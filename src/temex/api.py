@@ -138,6 +138,7 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
     t_key = time.perf_counter() - t0
     docs: list[Document] = []
     errors: list[PageError] = []
+    reasons: dict[str, str] = {}
     tm: dict[str, float] = {"read": 0.0, "parse": 0.0}
     for p in pages:
         page = load_candidate(p, tm)
@@ -150,13 +151,22 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
         raise PageLoadError(f"{pages_dir}: the pages folder is not a folder")
     if pages_dir is not None and len(docs) < options.n_pages:
         more, errs, chosen_tm = choose_pages(key, Path(key_path), Path(pages_dir),
-                                             options.n_pages - len(docs))
+                                             options.n_pages - len(docs), reasons=reasons)
         known = {real_path(d.url) for d in docs}
         docs.extend(d for d in more if real_path(d.url) not in known)
         errors.extend(errs)
         t_parse += chosen_tm["read"] + chosen_tm["parse"]
     model = fit_pages(key, docs, options)
+    if not docs:
+        from .content.fallback import page_level_fallback
+
+        where = f"in {pages_dir}" if pages_dir is not None else "given"
+        page_level_fallback(model, f"no usable page {where} to compare with "
+                                   f"({len(errors)} skipped)" if errors else
+                            f"no other page {where} to compare with")
     model.errors = [e.as_dict() for e in errors]
+    model.extra["candidates"] = [{"page": d.url, "why": reasons.get(d.url, "given")}
+                                 for d in docs]
     model.timings = {"parse_key": t_key, "parse_pages": t_parse, **model.timings,
                      "total": time.perf_counter() - t0}
     return model

@@ -16,7 +16,6 @@ from ..content.formats import FORMATS
 from .candidates import add_explore_arguments, check_target, is_url, url_limits, url_options
 from .common import (
     DEFAULT_CS_SIZE,
-    EXIT_FAILED,
     EXIT_INCOMPLETE,
     EXIT_OK,
     UsageError,
@@ -89,14 +88,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
         model.key.url = args.url or "<stdin>"
     for e in model.errors:
         say(f"skipped {e['page']}: {e['error']}")
-    if not model.pages:
-        where = f"in {args.pages_dir}" if args.pages_dir else "among --pages"
-        say(f"no usable candidate pages {where} (other pages of the site with a body, "
-            "readable HTML)", "extract")
-        return EXIT_FAILED
+    if model.fallback:
+        say(f"page-level fallback: {model.fallback}", "extract")
     write_output(render(model, args.format), args.output)
     asked = args.n_pages
-    if args.pages_dir and asked and len(model.pages) < asked:
+    if args.pages_dir and asked and len(model.pages) < asked and not model.fallback:
         say(f"asked for {asked} candidate pages, {len(model.pages)} usable found in "
             f"{args.pages_dir}; the template was fitted on {len(model.pages)} (exit 3)",
             "extract")
@@ -146,8 +142,12 @@ def _extract_url(args: argparse.Namespace) -> int:
     try:
         result = extract_url(opts, limits, progress)
     except NoTemplateFound as e:
-        say(str(e))
-        return EXIT_FAILED
+        # an answer instead of an error (issue 22): the page level
+        from ..content.fallback import fallback_from
+        from ..site.runner import UrlResult
+
+        result = UrlResult(fallback_from(e), e.exploration, opts)
+        say(f"page-level fallback: {result.model.fallback}", "extract")
     finally:
         if line is not None:
             line.done()
@@ -155,7 +155,7 @@ def _extract_url(args: argparse.Namespace) -> int:
         say(f"skipped {err.page}: {err.error}")
     write_output(render(result.model, args.format), args.output)
     ex = result.exploration
-    if not ex.complete and args.n_pages:
+    if not ex.complete and args.n_pages and not result.model.fallback:
         say(f"asked for {ex.n} pages sharing the template, found {len(ex.cs)} within "
             f"{ex.loads} loads; the template was fitted on {len(result.model.pages)} "
             "(raise --max-loads; exit 3)", "extract")

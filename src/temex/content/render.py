@@ -174,6 +174,8 @@ def report(model: TemplateModel, *, include_paths: bool = True) -> dict[str, Any
         "timings": {k: round(v, 6) for k, v in model.timings.items()},
         "errors": model.errors,
     }
+    if model.fallback:
+        out["fallback"] = f"page-level fallback: {model.fallback}"
     out.update(model.extra)
     if include_paths:
         # The template is closed upwards and the content downwards, so the

@@ -87,6 +87,16 @@ def _copies(a: frozenset[int] | set[int], b: frozenset[int] | set[int], duplicat
     return bool(small) and len(a & b) >= duplicate * small
 
 
+def _holds_key(page: frozenset[int] | set[int], key: frozenset[int] | set[int],
+               duplicate: float) -> bool:
+    """Whether ``page`` holds the key page's text (``duplicate`` of the key's
+    shingles): the same page, or a listing that embeds it. A page whose text
+    the key page holds (the key page is a listing or a print view of it) is
+    not a copy of the key page: compared, it shares the template, and the
+    key page's own text is not at its mapped place."""
+    return bool(key) and len(page & key) >= duplicate * len(key)
+
+
 def distinct_pages(key: Document, pages: Sequence[Document],
                    duplicate: float = DEFAULT_DUPLICATE) -> list[Document]:
     """``pages`` without near-duplicates of the key page and of each other
@@ -96,9 +106,11 @@ def distinct_pages(key: Document, pages: Sequence[Document],
 
 
 def distinct_indices(key: frozenset[int], pages: Sequence[frozenset[int]],
-                     duplicate: float = DEFAULT_DUPLICATE) -> list[int]:
+                     duplicate: float = DEFAULT_DUPLICATE, held: bool = False) -> list[int]:
     """:func:`distinct_pages` on the pages' shingles: the indices of the
-    pages kept."""
+    pages kept. With ``held``, pages whose text the key page holds (a
+    listing's sub-listing, each chapter of a print view) are kept too, after
+    the others: the fallback when too few distinct pages remain."""
     sets = [key, *pages]
     df: dict[int, int] = {}
     for sh in sets:
@@ -107,10 +119,16 @@ def distinct_indices(key: frozenset[int], pages: Sequence[frozenset[int]],
     common = {h for h, c in df.items() if 2 * c > len(sets)}
     own = [sh - common for sh in sets]
     kept = [0]
+    later: list[int] = []
     for j in range(1, len(sets)):
-        if not any(_copies(own[j], own[k], duplicate) for k in kept):
-            kept.append(j)
-    return [j - 1 for j in kept[1:]]
+        if _holds_key(own[j], own[0], duplicate):
+            continue  # the key page itself, or a listing that embeds it
+        if any(_copies(own[j], own[k], duplicate) for k in kept):
+            if held and not any(_copies(own[j], own[k], duplicate) for k in kept[1:] + later):
+                later.append(j)
+            continue
+        kept.append(j)
+    return [j - 1 for j in kept[1:] + later]
 
 
 #: With only the key page kept, template text cannot be told from page text;
@@ -130,15 +148,17 @@ def is_copy(page: Document, kept: Sequence[Document],
     text); live exploration (:mod:`temex.site.candidates`) uses that on each
     loaded page."""
     if len(kept) < 2:
-        return any(_copies(shingles(page), shingles(k), RAW_COPY) for k in kept[:1])
+        return any(_holds_key(shingles(page), shingles(k), RAW_COPY) for k in kept[:1])
     df: dict[int, int] = {}
     for d in kept:
         for h in shingles(d):
             df[h] = df.get(h, 0) + 1
     common = {h for h, c in df.items() if c >= 2}
     mine = shingles(page) - common
-    return any(_copies(mine, shingles(k) - common, duplicate)
-               for k in (kept[:1] if key_only else kept))
+    if _holds_key(mine, shingles(kept[0]) - common, duplicate):
+        return True
+    return not key_only and any(_copies(mine, shingles(k) - common, duplicate)
+                                for k in kept[1:])
 
 
 def normalise_url(url: str) -> str:

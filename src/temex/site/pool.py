@@ -23,7 +23,10 @@ so that results are reproducible:
    skipped, and so are redirect stubs and pages without a body;
 4. near-duplicates of the key page and of each other are dropped
    (:mod:`temex.site.duplicates`: the same page under another URL, variants
-   of one product) and the pool refilled from the next files;
+   of one product) and the pool refilled from the next files; when fewer
+   than ``n`` distinct pages remain, pages whose text the key page holds
+   (the chapters of a print view, a listing's sub-listings) come back, last
+   (issue 22: a print view of a whole book had no page left to compare);
 5. of the first ``pool_size`` distinct usable pages (default ``2n + 2``), the ``n`` most
    similar in structure to the key page are compared (:func:`similarity`:
    Jaccard index of the tag.class vocabularies of the two bodies; ties keep
@@ -70,7 +73,8 @@ from .duplicates import (
 
 _DIGITS = re.compile(r"[0-9]+")
 
-__all__ = ["candidate_order", "choose_pages", "load_candidate", "local_link_order",
+__all__ = ["candidate_order", "candidate_reason", "choose_pages", "load_candidate",
+           "local_link_order",
            "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
 
 def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
@@ -157,8 +161,11 @@ def url_pattern(path: str) -> str:
     return base
 
 
-def candidate_order(key: Document, key_file: Path, root: Path) -> Iterator[Path]:
-    """All files of ``root`` in the order of the module docstring's rule."""
+def candidate_order(key: Document, key_file: Path, root: Path,
+                    kind_files: bool = False) -> Iterator[Path]:
+    """All files of ``root`` in the order of the module docstring's rule.
+    With ``kind_files``, the folder's files of the key page's kind that it
+    does not link come right after the linked ones of its kind."""
     key_file = real_path(key_file)
     root = real_path(root)
     linked = local_link_order(key, key_file, root)
@@ -166,12 +173,20 @@ def candidate_order(key: Document, key_file: Path, root: Path) -> Iterator[Path]
     key_page = page_path(key_file)
     # a key page outside the folder (read from stdin) has no kind there
     kind = url_pattern(str(key_page.relative_to(root))) if key_page.is_relative_to(root) else None
+
+    def same_kind(f: Path) -> bool:
+        return url_pattern(str(page_path(f).relative_to(root))) == kind
+
     # stable: pages of the key page's kind (URL pattern) first, then siblings
-    linked.sort(key=lambda f: (url_pattern(str(page_path(f).relative_to(root))) != kind,
-                               page_path(f).parent != parent))
+    linked.sort(key=lambda f: (not same_kind(f), page_path(f).parent != parent))
     done = set(linked) | {key_file}
     resolved = (real_path(f) for f in html_files(root))
     rest = _proximity(key_file, (f for f in resolved if f not in done))
+    if kind_files and kind is not None:
+        n_kind = sum(1 for f in linked if same_kind(f))
+        more = [f for f in rest if same_kind(f)]
+        linked = linked[:n_kind] + more + linked[n_kind:]
+        rest = [f for f in rest if not same_kind(f)]
     if not key_page.is_relative_to(root):
         yield from linked
         yield from rest
@@ -388,16 +403,43 @@ def _survey_candidate(path: str | os.PathLike[str], timings: dict[str, float]
     return _Candidate(str(path), parser, encoding, vocab, word_shingles(words))
 
 
+def candidate_reason(f: Path, key: Document, key_file: Path, root: Path) -> str:
+    """Why ``f`` was a candidate, in the order of the module rule: ``kind``
+    (the key page's URL pattern), ``sibling`` (its folder), ``linked``
+    (linked from it), ``folder`` (the nearest folders)."""
+    key_file, f = real_path(key_file), real_path(f)
+    key_page, page = page_path(key_file), page_path(f)
+    if key_page.is_relative_to(root) and page.is_relative_to(root) and (
+            url_pattern(str(page.relative_to(root)))
+            == url_pattern(str(key_page.relative_to(root)))):
+        return "kind"
+    if page.parent == key_page.parent:
+        return "sibling"
+    if f in set(local_link_order(key, key_file, root)):
+        return "linked"
+    return "folder"
+
+
 def choose_pages(key: Document, key_file: Path, root: Path, n: int,
-                 pool_size: int | None = None, duplicate: float | None = DEFAULT_DUPLICATE
+                 pool_size: int | None = None, duplicate: float | None = DEFAULT_DUPLICATE,
+                 kind_files: bool = False, reasons: dict[str, str] | None = None
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
     """Load candidate pages and keep the ``n`` best (see the module rule).
 
     Near-duplicates of the key page and of each other are dropped
     (:func:`temex.site.duplicates.distinct_pages`, ``duplicate=None``: kept)
     and the pool is refilled from the next files, reading at most
-    ``4 × pool_size`` files. Returns the pages, the errors met on the way and
-    timings (``read``, ``parse`` seconds).
+    ``4 × pool_size`` files; when fewer than ``n`` distinct pages remain,
+    pages whose text the key page holds (its chapters when it is a print
+    view, sub-listings of a listing) come back, last
+    (:func:`temex.site.duplicates.distinct_indices` with ``held``). With
+    ``kind_files``, the folder's files of the key page's URL kind that it
+    does not link come right after the linked ones of its kind (measured
+    and off by default: docs/BENCHMARKS.md). ``reasons``, when given, is
+    filled with each chosen page's path and why it was a candidate
+    (:func:`candidate_reason`, `` (held by the key page)`` added for the
+    fallback). Returns the pages, the errors met on the way and timings
+    (``read``, ``parse`` seconds).
     """
     pages: list[_Candidate] = []
     errors: list[PageError] = []
@@ -405,7 +447,7 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     if pool_size is None:
         pool_size = 2 * n + 2
     pool_size = max(pool_size, n)
-    order = candidate_order(key, key_file, root)
+    order = candidate_order(key, key_file, root, kind_files)
     cap = 4 * pool_size
     read = 0
     distinct: list[_Candidate] = []
@@ -431,10 +473,21 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
             distinct = [pages[k] for k in kept]
         if len(distinct) >= pool_size or read >= cap:
             break
+    held: set[str] = set()
+    if duplicate is not None and len(distinct) < n:
+        # too few: pages whose text the key page holds come back, last
+        kept = distinct_indices(shingles(key), [p.shingles for p in pages], duplicate,
+                                held=True)
+        held = {pages[k].path for k in kept} - {p.path for p in distinct}
+        distinct = [pages[k] for k in kept]
     # rank_by_similarity on the vocabularies; only the chosen pages are built
     vk = vocabulary(key)
     ranking = sorted(range(len(distinct)), key=lambda k: -_jaccard(vk, distinct[k].vocabulary))
     t0 = time.perf_counter()
     chosen = [distinct[k].build() for k in sorted(ranking[:n])]
     timings["parse"] += time.perf_counter() - t0
+    if reasons is not None:
+        for d in chosen:
+            why = candidate_reason(Path(d.url), key, key_file, real_path(root))
+            reasons[d.url] = why + (" (held by the key page)" if d.url in held else "")
     return chosen, errors, timings

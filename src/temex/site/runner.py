@@ -56,7 +56,15 @@ class Limits:
 
 
 class NoTemplateFound(PageLoadError):
-    """The key page loaded but no page sharing its template was found."""
+    """The key page loaded but no page sharing its template was found.
+
+    ``exploration`` holds what was found (the key page, loads, errors):
+    callers above the content layer answer with the page-level fallback
+    (:func:`temex.content.fallback.fallback_from`) instead of failing."""
+
+    def __init__(self, message: str, exploration: Any = None) -> None:
+        super().__init__(message)
+        self.exploration = exploration
 
 
 @dataclass
@@ -248,7 +256,7 @@ async def extract_url_async(opts: UrlOptions, limits: Limits | None = None,
         hint = "" if opts.render else " (if the page builds its menu with JavaScript, " \
                                       "try render)"
         raise NoTemplateFound(f"{ex.key.url}: no page sharing its template was found among "
-                              f"{ex.requests - 1} linked page(s){hint}")
+                              f"{ex.requests - 1} linked page(s){hint}", ex)
     if progress:
         progress({"type": "fit", "pages": len(ex.pages), "complete": ex.complete})
     eo = opts.extract_options()

@@ -55,6 +55,9 @@ class TemplateModel:
         sidebars, footer). Empty when the detector placed no region. Both
         levels are template (``template[i]`` is True); see
         :meth:`template_level`.
+    fallback : str
+        Why the template is the page-level one (no page sharing the key
+        page's template was found: :mod:`temex.content.fallback`), or "".
     """
 
     key: Document
@@ -69,6 +72,7 @@ class TemplateModel:
     extra: dict[str, Any] = field(default_factory=dict)
     region: int = -1
     kind_template: list[bool] = field(default_factory=list)
+    fallback: str = ""
 
     @property
     def n_nodes(self) -> int:

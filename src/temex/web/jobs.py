@@ -231,7 +231,15 @@ class JobManager:
     def _run(self, job: Job) -> None:
         job.status, job.started = "running", time.time()
         try:
-            result = self._runner(job.options, self.limits, job.add_event)
+            try:
+                result = self._runner(job.options, self.limits, job.add_event)
+            except NoTemplateFound as e:
+                # an answer instead of an error (issue 22): the page level
+                from ..content.fallback import fallback_from
+
+                result = UrlResult(fallback_from(e), e.exploration, job.options)
+                job.add_event({"type": "fallback",
+                               "reason": f"page-level fallback: {result.model.fallback}"})
             job.keep(result)
             del result
             job.status = "done"

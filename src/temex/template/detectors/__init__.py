@@ -69,9 +69,10 @@ def _register_collection_detectors() -> None:
 #: Parameters each method accepts from :class:`temex.api.ExtractOptions`.
 METHOD_PARAMS = {
     "vote": ("equality", "threshold", "evidence", "region", "region_threshold", "max_cells",
-             "evidence_share", "record_share", "closure", "digits", "title"),
+             "evidence_share", "record_share", "closure", "digits", "title", "site_title",
+             "query_forms"),
     "intersect": ("equality", "evidence", "region", "max_cells", "evidence_share",
-                  "record_share", "closure", "digits", "title"),
+                  "record_share", "closure", "digits", "title", "site_title", "query_forms"),
     "rtdm": ("region", "max_cells"),
     "chunks": ("threshold", "tag_path", "boundary", "alt", "region"),
 }

@@ -19,10 +19,11 @@ from .rules import (
     DEFAULT_REGION,
     apply_region,
     mapped_mask,
+    page_title,
     supported_mapping,
 )
 
-__all__ = ["BaseDetector", "FittedMixin", "seen_texts"]
+__all__ = ["BaseDetector", "FittedMixin", "seen_texts", "site_titles"]
 
 
 def seen_texts(pages: Sequence[Document]) -> set[str]:
@@ -30,6 +31,13 @@ def seen_texts(pages: Sequence[Document]) -> set[str]:
     of :func:`.rules.refine_region` counts text found there as not
     page-specific)."""
     return {t for p in pages for t in p.text if t}
+
+
+def site_titles(pages: Sequence[Document]) -> list[str]:
+    """The compared pages' titles as their heads state them
+    (:func:`.rules.page_title`): what most of them share is the site's name
+    (the title rule of :func:`.rules.title_nodes`)."""
+    return [page_title(p) for p in pages]
 
 
 class FittedMixin:
@@ -64,7 +72,8 @@ class BaseDetector(FittedMixin):
                  max_cells: int = DEFAULT_MAX_CELLS,
                  evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
-                 closure: bool = True, digits: bool = True, title: bool = True) -> None:
+                 closure: bool = True, digits: bool = True, title: bool = True,
+                 site_title: bool = True, query_forms: bool = True) -> None:
         self.equality = equality
         self.evidence = evidence
         self.region = region
@@ -74,6 +83,8 @@ class BaseDetector(FittedMixin):
         self.closure = closure
         self.digits = digits
         self.title = title
+        self.site_title = site_title
+        self.query_forms = query_forms
 
     def get_params(self) -> dict[str, Any]:
         """Parameters as given to ``__init__`` (scikit-learn's convention)."""
@@ -106,8 +117,13 @@ class BaseDetector(FittedMixin):
         if self.region is not None:
             return apply_region(key, template, self.region, record_share=self.record_share,
                                 closure=self.closure, seen=seen_texts(pages), info=info,
-                                title=self.title)
+                                title=self.title, **self._title_rules(pages))
         return template
+
+    def _title_rules(self, pages: Sequence[Document]) -> dict[str, Any]:
+        """The title rules' arguments of :func:`.rules.apply_region`."""
+        return {"site_titles": site_titles(pages) if self.site_title else (),
+                "query_forms": self.query_forms}
 
     def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:
         return self._page_masks(key, page, eq)[0]

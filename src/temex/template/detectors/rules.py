@@ -43,7 +43,8 @@ from ...page.dom import Document
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
-           "content_region", "follow_parent", "head_zone", "kind_mask", "mapped_mask",
+           "content_region", "find_query_forms", "follow_parent", "head_zone", "kind_mask",
+           "mapped_mask",
            "page_title", "record_groups", "refine_region", "subdocument", "supported_mapping",
            "table_headers", "title_nodes", "whole_table", "widen_to_title"]
 
@@ -333,7 +334,7 @@ ZONE_LINK_SHARE = 0.5
 
 
 def title_nodes(doc: Document, template: Sequence[bool],
-                seen: Collection[str] = ()) -> list[int]:
+                seen: Collection[str] = (), site_titles: Sequence[str] = ()) -> list[int]:
     """Elements of ``<body>`` that can be the page's title heading (our rule,
     issue 9): an ``<h1>``, or a heading (:data:`TITLE_MATCH_TAGS`) whose text
     (at least :data:`TITLE_MIN_CHARS` characters, normalised) is part of the
@@ -343,11 +344,19 @@ def title_nodes(doc: Document, template: Sequence[bool],
     ``template``, or, with ``seen`` (the own texts of the compared pages),
     its text must be the page's own (at least half of its characters in
     texts that no compared page has): an icon repeated inside the title
-    heading makes the vote map it, its text still names this page."""
+    heading makes the vote map it, its text still names this page.
+
+    With ``site_titles`` (the compared pages' :func:`page_title`), a heading
+    that names the site rather than the page is none (issue 22): its text is
+    part of the title of most compared pages (a blog's name in an ``<h1>``
+    on its home page, the logo heading of a theme). The site's own name is
+    what every page's ``<title>`` shares; a page's name is its own."""
     title = page_title(doc)
     out = []
     for i in doc.in_body():
         if template[i] and not (seen and _own_text(doc, i, seen)):
+            continue
+        if site_titles and doc.tag[i] in _HEADINGS and _names_site(doc, i, site_titles):
             continue
         if doc.tag[i] in TITLE_TAGS:
             out.append(i)
@@ -356,6 +365,13 @@ def title_nodes(doc: Document, template: Sequence[bool],
             if len(key) >= TITLE_MIN_CHARS and key in title:
                 out.append(i)
     return out
+
+
+def _names_site(doc: Document, i: int, site_titles: Sequence[str]) -> bool:
+    """Whether the text of heading ``i`` is part of more than half of
+    ``site_titles``."""
+    key = norm_key(doc.subtree_text(i))
+    return bool(key) and 2 * sum(1 for t in site_titles if key in t) > len(site_titles)
 
 
 def _own_text(doc: Document, i: int, seen: Collection[str]) -> bool:
@@ -376,7 +392,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def widen_to_title(doc: Document, region: int, template: Sequence[bool],
-                   seen: Collection[str] = ()) -> int:
+                   seen: Collection[str] = (), site_titles: Sequence[str] = ()) -> int:
     """The content region widened to the page's title (our addition, issue 9).
 
     The data README's convention: the page's own title heading and byline are
@@ -388,7 +404,8 @@ def widen_to_title(doc: Document, region: int, template: Sequence[bool],
     (:func:`title_nodes`) outside the region meets the region at most
     ``TITLE_LEVELS`` levels above it (below ``<body>``), the region becomes
     the lowest such ancestor."""
-    titles = [i for i in title_nodes(doc, template, seen) if not doc.is_ancestor(region, i)]
+    titles = [i for i in title_nodes(doc, template, seen, site_titles)
+              if not doc.is_ancestor(region, i)]
     if not titles:
         return region
     lca = region
@@ -401,8 +418,24 @@ def widen_to_title(doc: Document, region: int, template: Sequence[bool],
     return region
 
 
+def find_query_forms(doc: Document, region: int) -> list[int]:
+    """Forms inside ``region`` that query rather than submit (issue 22):
+    ``method="get"``, or no method (HTML's default), or ``role="search"``.
+    A search panel, a filter or a sorting bar leads to other pages of the
+    site; a form that posts (an order form with a product's options, a
+    comment form) sends something. O(size of the region)."""
+    out = []
+    for i in doc.descendants(region):
+        if doc.tag[i] == "form":
+            a = dict(doc.attrs[i])
+            if a.get("method", "get").strip().lower() == "get" or a.get("role") == "search":
+                out.append(i)
+    return out
+
+
 def head_zone(doc: Document, template: list[bool], region: int,
-              seen: Collection[str] = ()) -> list[bool]:
+              seen: Collection[str] = (), site_titles: Sequence[str] = (),
+              query_forms: bool = True) -> list[bool]:
     """Inside the content region, in place: template between the page's
     title heading and its main text is content (our rule, issue 9 cause 5).
     Chrome inside a content region sits at its edges (breadcrumbs before
@@ -413,10 +446,16 @@ def head_zone(doc: Document, template: list[bool], region: int,
     (:func:`title_nodes`) inside the region; the main text is the heaviest
     content root (non-link own text, as :func:`content_region` weighs it)
     after it. Every template subtree that lies wholly between the two, and
-    every template ancestor of either inside the region, becomes content."""
+    every template ancestor of either inside the region, becomes content.
+
+    With ``query_forms`` (issue 22), a subtree holding a form that queries
+    (:func:`query_forms`: a search panel, a filter or sorting bar) stays
+    template: it leads to other pages of the site, where an order form that
+    posts a product's options is the product's own."""
     ignored = doc.ignored_mask()
     inside = doc.descendants(region)
-    titles = [t for t in title_nodes(doc, template, seen) if t in inside and t != region]
+    titles = [t for t in title_nodes(doc, template, seen, site_titles)
+              if t in inside and t != region]
     if not titles:
         return template
     t = titles[0]
@@ -454,10 +493,12 @@ def head_zone(doc: Document, template: list[bool], region: int,
         p = doc.parent[i]
         chars[p] += chars[i]
         links[p] += links[i]
+    queries = find_query_forms(doc, region) if query_forms else []
     i = start
     while i < body:
         if template[i] and not ignored[i] and i + doc.size[i] <= body:
-            if chars[i] and links[i] <= ZONE_LINK_SHARE * chars[i]:
+            if chars[i] and links[i] <= ZONE_LINK_SHARE * chars[i] and not any(
+                    doc.is_ancestor(i, q) for q in queries):
                 for j in doc.descendants(i):
                     template[j] = False
             i += doc.size[i]
@@ -475,7 +516,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
                  inside_template: Sequence[bool] | None = None,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, seen: Collection[str] = (),
-                 info: dict[str, int] | None = None, title: bool = True) -> list[bool]:
+                 info: dict[str, int] | None = None, title: bool = True,
+                 site_titles: Sequence[str] = (), query_forms: bool = True) -> list[bool]:
     """Mark every non-template node of ``<body>`` outside the content region as
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
@@ -489,7 +531,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     (:func:`widen_to_title`; the stricter inside vote then holds only up to
     the end of the region found by text mass: what follows the text in the
     title's container keeps the majority vote), and what lies between the
-    title and the text is content (:func:`head_zone`)."""
+    title and the text is content (:func:`head_zone`). ``site_titles``
+    (the compared pages' titles, :func:`title_nodes`) and ``query_forms``
+    (:func:`head_zone`) go to the title rules."""
     region = content_region(doc, template, coverage, records=closure)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
@@ -507,7 +551,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     core = region
     if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
-                                else inside_template, seen)
+                                else inside_template, seen, site_titles)
     if region >= 0 and closure:
         region = whole_table(doc, region)
     if info is not None:
@@ -532,7 +576,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if closure:
         out[region] = False
         if title:
-            head_zone(doc, out, region, seen)
+            head_zone(doc, out, region, seen, site_titles, query_forms)
         refine_region(doc, out, region, record_share, seen)
     if closure:
         follow_parent(doc, out, region)

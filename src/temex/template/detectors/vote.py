@@ -80,6 +80,15 @@ class VoteDetector(BaseDetector):
         heading (an ``<h1>``, or an ``<h2>``/``<h3>`` named by the
         ``<title>``: :func:`.rules.widen_to_title`) and make what lies
         between the title and the text content (:func:`.rules.head_zone`).
+    site_title : bool, default True
+        A heading whose text most compared pages carry in their
+        ``<title>`` names the site, not the page, and is no title
+        (:func:`.rules.title_nodes`; issue 22: a blog's name in the ``<h1>``
+        of its home page widened the region over the whole page).
+    query_forms : bool, default True
+        Between the title and the text, a form that queries (a search
+        panel, a filter or sorting bar: :func:`.rules.find_query_forms`)
+        stays template (:func:`.rules.head_zone`).
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
         lists, whole widgets; :func:`.rules.follow_parent`: text-free
@@ -107,9 +116,10 @@ class VoteDetector(BaseDetector):
                  max_cells: int = DEFAULT_MAX_CELLS,
                  evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
-                 closure: bool = True, digits: bool = True, title: bool = True) -> None:
+                 closure: bool = True, digits: bool = True, title: bool = True,
+                 site_title: bool = True, query_forms: bool = True) -> None:
         super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
-                         closure, digits, title)
+                         closure, digits, title, site_title, query_forms)
         self.threshold = threshold
         self.region_threshold = region_threshold
 
@@ -143,7 +153,8 @@ class VoteDetector(BaseDetector):
             template = apply_region(key, template, self.region,
                                     inside_template=[v >= need_in for v in votes_in],
                                     record_share=self.record_share, closure=self.closure,
-                                    seen=seen_texts(pages), info=info, title=self.title)
+                                    seen=seen_texts(pages), info=info, title=self.title,
+                                    **self._title_rules(pages))
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),
