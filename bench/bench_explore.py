@@ -102,9 +102,15 @@ def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
 #: near-duplicate threshold (``duplicate``), second-hop links of the key
 #: page's kind for leaf key pages (``second_hop``: 0 off, None for the
 #: default limit 2n + 2, :class:`temex.site.explore.SecondHop`).
-EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=va, duplicate=dup, second_hop=sh)
-                for ml in (4, 5) for kf in (0, 3) for va in (False, True)
-                for dup in (None, 0.5, 0.7) for sh in (0, None)]
+EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=True, duplicate=dup, second_hop=sh)
+                for ml in (4, 5) for kf in (0, 3) for dup in (None, 0.7) for sh in (0, None)]
+#: Detector points of the live ``--loso`` grid: the rules of issue 22 (on /
+#: off) with the issue 9 parameters at their defaults, and the issue 9 rules
+#: off (the offline grid, ``bench_core.GRID``, varies them all).
+LIVE_DETECTOR_GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=es is not None,
+                           site_title=st, query_forms=qf)
+                      for es, cl, rs in ((0.5, True, 0.5), (None, False, None))
+                      for st in (False, True) for qf in (False, True)]
 
 
 def loso(data: Path, n: int, only: list[str] | None,
@@ -112,9 +118,9 @@ def loso(data: Path, n: int, only: list[str] | None,
          explore_grid: list | None = None) -> None:  # type: ignore[type-arg]
     """The ``--loso`` table (module docstring)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_core import DEFAULT_POINT, fmt_point
-    from bench_core import GRID as GRID_ALL
+    from bench_core import DEFAULT_POINT, POOL_KEYS, fmt_point
 
+    from temex.content.fallback import page_level_fallback
     from temex.evaluate import Scores
     from temex.site.duplicates import DEFAULT_DUPLICATE
     from temex.site.explore import DEFAULT_SECOND_HOP, DEFAULT_VARIANTS
@@ -124,15 +130,15 @@ def loso(data: Path, n: int, only: list[str] | None,
              if (f / "site.json").is_file()]
     sites = [s for s in sites if not only or s.name in only]
     names = [s.name for s in sites]
-    detector_grid = [{k: v for k, v in g.items() if k != "duplicate"}
-                     for g in (grid if grid is not None else GRID_ALL)]
+    detector_grid = [{k: v for k, v in g.items() if k not in POOL_KEYS}
+                     for g in (grid if grid is not None else LIVE_DETECTOR_GRID)]
     detector_grid = [dict(t) for t in dict.fromkeys(tuple(g.items()) for g in detector_grid)]
     egrid = explore_grid if explore_grid is not None else EXPLORE_GRID
     GRID = [{**e, **d} for e in egrid for d in detector_grid]
     default_point = {"max_loads": DEFAULT_MAX_LOADS, "kind_first": DEFAULT_KIND_FIRST,
                      "variants": DEFAULT_VARIANTS,
                      "duplicate": DEFAULT_DUPLICATE, "second_hop": DEFAULT_SECOND_HOP,
-                     **{k: v for k, v in DEFAULT_POINT.items() if k != "duplicate"}}
+                     **{k: v for k, v in DEFAULT_POINT.items() if k not in POOL_KEYS}}
     ekeys = ("max_loads", "kind_first", "variants", "duplicate", "second_hop")
     cases: dict[tuple, list] = {}  # type: ignore[type-arg]
     for site in sites:
@@ -158,6 +164,8 @@ def loso(data: Path, n: int, only: list[str] | None,
         loads: dict[str, list[int]] = {}
         for name, key, pages, gold, ld in cases.get(tuple(g[k] for k in ekeys), []):
             model = get_detector("vote", **params).fit(key, pages).model_
+            if not pages:  # what temex extract answers (issue 22 cause 5)
+                page_level_fallback(model, "no page sharing its template was found")
             sc = score_nodes(model.template, gold)
             per[name] = per[name] + sc if name in per else sc
             loads.setdefault(name, []).append(ld)

@@ -88,7 +88,8 @@ def test_params_are_stored_unchanged() -> None:
                                 "region": 0.7, "region_threshold": 0.67,
                                 "max_cells": 2_500, "evidence_share": 0.5,
                                 "record_share": 0.5, "closure": True, "digits": True,
-                                "title": True}
+                                "title": True, "site_title": True,
+                                "query_forms": True}
     assert "threshold=0.75" in repr(det)
 
 
