@@ -214,7 +214,8 @@ def test_refused_connection_is_said_so(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    r = temex("candidates", f"http://127.0.0.1:{port}/a", "--timeout", "3")
+    r = temex("candidates", f"http://127.0.0.1:{port}/a", "--timeout", "3",
+              "--allow-host", f"127.0.0.1:{port}")
     assert r.returncode == 1
     assert "robots.txt" not in r.stderr and "connection refused" in r.stderr
     assert r.stderr.count("\n") == 1 and "\\n" not in r.stderr and "Connect call" not in r.stderr
@@ -357,7 +358,8 @@ def test_fit_eval_and_exploration_show_progress(demo_site: Path, tmp_path: Path)
     from temex.site.sources.localserve import serve_folder
 
     with serve_folder(demo_site / "www") as base:
-        r = temex("candidates", base + "/blog/", "--no-robots", env=every)
+        r = temex("candidates", base + "/blog/", "--ignore-robots",
+                  "--allow-host", base.split("//")[1], env=every)
     assert r.returncode in (0, 3) and "loads]" in r.stderr and "loads/s" in r.stderr, r.stderr
 
 

@@ -379,7 +379,8 @@ def test_xhtml_served_as_application_xhtml_xml(tmp_path: Path,
             "<![CDATA[ raw ]]></main><footer>Footer text</footer></body></html>")
     with serve_folder(tmp_path) as base:
         code, out, _ = run_cli(capsys, "extract", f"{base}/a.xhtml", "-f", "content",
-                               "--no-robots", "--timeout", "10")
+                               "--ignore-robots", "--timeout", "10",
+                               "--allow-host", base.split("//")[1])
     assert code == 0 and "Own text of page a" in out and "Footer" not in out
 
 

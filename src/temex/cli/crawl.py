@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from .common import EXIT_FAILED, EXIT_OK
+from .common import EXIT_FAILED, EXIT_OK, add_guard_arguments, guard_settings
 
 __all__ = ["add_parser", "cmd_crawl"]
 
@@ -40,8 +40,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         "wins when larger)")
     g.add_argument("--ignore-robots", action="store_true",
                    help="do not obey robots.txt (only for sites you run)")
-    g.add_argument("--allow-private", action="store_true",
-                   help="allow private, loopback and link-local addresses (local sites)")
+    add_guard_arguments(g, "the crawl")
     g.add_argument("--timeout", type=float, default=20.0, help="seconds per page (default 20)")
     g.add_argument("--max-bytes", type=int, default=5 * 1024 * 1024,
                    help="largest page in bytes (default 5 MiB)")
@@ -67,10 +66,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def cmd_crawl(args: argparse.Namespace) -> int:
     from ..crawler import CrawlOptions, run_crawl
 
+    allow_private, guard_allow = guard_settings(args)
     opts = CrawlOptions(scope=args.scope, max_pages=args.max_pages, max_depth=args.depth,
                         sitemaps=not args.no_sitemaps, concurrency=args.concurrency,
                         delay=args.delay, respect_robots=not args.ignore_robots,
-                        allow_private=args.allow_private, timeout=args.timeout,
+                        allow_private=allow_private, guard_allow=guard_allow, timeout=args.timeout,
                         max_bytes=args.max_bytes, output_format=args.format,
                         warc=args.warc, dedupe=not args.no_dedupe, n_pages=args.n_pages,
                         cluster_threshold=args.cluster_threshold,

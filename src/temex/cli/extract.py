@@ -48,12 +48,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                      help="folder (local mirror) to choose candidate pages from")
     add_method_arguments(ex)
     add_explore_arguments(ex, cs_size=False)
-    g = ex.add_argument_group("URL targets (rendering and address guard)")
+    g = ex.add_argument_group("URL targets (rendering)")
     g.add_argument("--render", action="store_true",
                    help="load pages through headless Chromium so JavaScript-built pages "
                         "have their real DOM (needs playwright and /usr/bin/chromium)")
-    g.add_argument("--no-private", action="store_true",
-                   help="refuse private/loopback/link-local addresses, as the server does")
+    # old flag: the guard it asked for is now the default (accepted for one more release)
+    g.add_argument("--no-private", action="store_true", help=argparse.SUPPRESS)
     out = ex.add_argument_group("output")
     out.add_argument("-f", "--format", choices=FORMATS, default="content",
                      help="output format (default: content, the main text; annotated: the "
