@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from ..template.detectors import ExtractOptions
 
 __all__ = ["DEFAULT_CS_SIZE", "EXIT_CODES", "EXIT_FAILED", "EXIT_INCOMPLETE",
-           "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PARTIAL", "EXIT_USAGE", "STDIO", "MissingExtra", "UsageError", "add_guard_arguments",
-           "add_method_arguments", "allow_host", "at_least", "extract_options", "fraction",
+           "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PARTIAL", "EXIT_USAGE", "STDIO", "MissingExtra",
+           "UsageError", "add_guard_arguments", "add_method_arguments", "allow_host", "at_least",
+           "extract_options", "fraction",
            "guard_settings", "is_stdio", "load_page", "load_pages", "os_reason", "positive_float",
            "positive_int", "read_input", "require", "say", "set_command", "write_output"]
 
@@ -35,7 +36,10 @@ EXIT_INTERRUPTED = 130
 EXIT_CODES = ("exit status: 0 done; 1 failed, or a page named on the command line could "
               "not be used (one-line reason on stderr); 2 bad usage or a value that cannot "
               "be honoured; 3 done, but fewer pages than asked for with -n could be found "
-              "(said on stderr; candidates: also with its default -n); 130 interrupted. "
+              "(said on stderr; candidates: also with its default -n); 4 done with failures "
+              "(extract -i, batch, crawl: some URLs or pages failed; counted on stderr, even "
+              "with -q); 130 interrupted (crawl and batch: run the same command again to "
+              "resume). "
               f"Docs, installed with temex: {Path(__file__).resolve().parents[1] / 'docs'}"
               " (CLI.md: every command, stdin/stdout, exit codes).")
 

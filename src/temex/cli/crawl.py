@@ -4,10 +4,16 @@ removed once per template (:mod:`temex.crawler`, docs/CRAWL.md)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from .common import EXIT_FAILED, EXIT_OK, add_guard_arguments, guard_settings
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_PARTIAL,
+    add_guard_arguments,
+    guard_settings,
+    say,
+)
 
 __all__ = ["add_parser", "cmd_crawl"]
 
@@ -58,7 +64,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--site-index", choices=("sample", "all", "none"), default="sample",
                    help="repeated-text evidence from the first 24 pages (default, as temex "
                         "batch), from every page, or none")
-    c.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    c.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress on stderr (failed pages are still counted there)")
+    c.add_argument("--quiet-errors", action="store_true",
+                   help="with -q, not even the count of failed pages (the exit status, 4, "
+                        "still says it)")
     c.set_defaults(func=cmd_crawl)
     return c
 
@@ -78,7 +88,12 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     _, summary = run_crawl(args.url, args.output, opts, progress=not args.quiet)
     if not summary["usable"]:  # said even with --quiet
         first = next((n for n in summary.get("first_errors", [])), "")
-        print(f"temex crawl: no page could be had from {summary['start']}"
-              + (f" ({first})" if first else ""), file=sys.stderr)
+        say(f"no page could be had from {summary['start']}"
+            + (f" ({first})" if first else ""), "crawl")
         return EXIT_FAILED
+    if summary.get("failed"):  # said even with -q: done, with failures
+        if not args.quiet_errors:
+            say(f"done with failures: {summary['failed']} of {summary['pages']} pages failed "
+                f"(reasons in {args.output}/index.jsonl); exit 4", "crawl")
+        return EXIT_PARTIAL
     return EXIT_OK
