@@ -22,6 +22,9 @@ from urllib.parse import parse_qs, urlsplit
 REPO = Path(__file__).resolve().parents[1]
 DEMO_WWW = REPO / "src" / "temex" / "demo" / "greenleaf" / "www"
 CHROMIUM = "/usr/bin/chromium"
+#: The guard's allow-list of in-process tests: 127.0.0.1 (every port), where
+#: their servers listen; every other private address stays refused.
+LOOPBACK = ("127.0.0.1",)
 HAVE_CHROMIUM = (os.path.exists(CHROMIUM)
                  and importlib.util.find_spec("playwright") is not None)
 NO_CHROMIUM = (f"{CHROMIUM} or the playwright package is missing "

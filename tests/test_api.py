@@ -51,8 +51,6 @@ def test_extract_one_call() -> None:
     fm = temex.extract(_ARTICLE, url="https://ex.org/s", front_matter=True)
     assert fm.startswith('---\nurl: "https://ex.org/s"\ntitle: "Seeds"\n')
     assert temex.extract("<p>") == ""
-    with pytest.raises(temex.ParseError):
-        temex.extract(b"")
     with pytest.raises(temex.ParameterError):
         temex.extract(_ARTICLE, format="pdf")
 
@@ -84,3 +82,36 @@ def test_readme_sample_is_current() -> None:
     md = readme.split("````markdown\n", 1)[1].split("\n````", 1)[0]
     assert temex.extract(html, url="https://greenleaf.example/blog/saving-seeds/",
                          front_matter=True) == md
+
+
+# -- issue 26 #9: wrong types said at the entry, unusable input is None ----------------
+
+@pytest.mark.parametrize("bad", [None, 42, ["<p>x</p>"], {"html": "<p>"}])
+def test_wrong_types_are_a_clear_type_error(bad: object) -> None:
+    with pytest.raises(TypeError, match=r"^temex\.extract: html must be the page as bytes or "
+                                        r"str, not \w+$"):
+        temex.extract(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^temex\.extract_site: html must be"):
+        temex.extract_site(bad, [])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^temex\.extract_site: every item of pages must"):
+        temex.extract_site(_ARTICLE, [_ARTICLE, bad])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="url must be a str"):
+        temex.extract(_ARTICLE, url=42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="pages must be an iterable"):
+        temex.extract_site(_ARTICLE, 7)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("unusable", ["", b"", "   \n\t", b"\x89PNG\r\n\x1a\n" + bytes(64)])
+def test_unusable_input_returns_none_and_logs_why(unusable: bytes | str,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="temex"):
+        assert temex.extract(unusable) is None
+        assert temex.extract(unusable, format="json") is None
+        assert temex.extract_site(unusable, [_ARTICLE]) is None
+    reasons = [r.getMessage() for r in caplog.records]
+    assert len(reasons) == 3 and all("no usable HTML, returning None" in m for m in reasons)
+    assert ("empty" in reasons[0]) or ("binary" in reasons[0])
+    # an unusable other page of the site is skipped, not fatal
+    assert "Saving seeds" in (temex.extract_site(_ARTICLE, [unusable, _ARTICLE]) or "")

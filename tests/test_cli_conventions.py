@@ -214,7 +214,8 @@ def test_refused_connection_is_said_so(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    r = temex("candidates", f"http://127.0.0.1:{port}/a", "--timeout", "3")
+    r = temex("candidates", f"http://127.0.0.1:{port}/a", "--timeout", "3",
+              "--allow-host", f"127.0.0.1:{port}")
     assert r.returncode == 1
     assert "robots.txt" not in r.stderr and "connection refused" in r.stderr
     assert r.stderr.count("\n") == 1 and "\\n" not in r.stderr and "Connect call" not in r.stderr
@@ -360,7 +361,8 @@ def test_fit_eval_and_exploration_show_progress(demo_site: Path, tmp_path: Path)
     from temex.site.sources.localserve import serve_folder
 
     with serve_folder(demo_site / "www") as base:
-        r = temex("candidates", base + "/blog/", "--no-robots", env=every)
+        r = temex("candidates", base + "/blog/", "--ignore-robots",
+                  "--allow-host", base.split("//")[1], env=every)
     assert r.returncode in (0, 3) and "loads]" in r.stderr and "loads/s" in r.stderr, r.stderr
 
 
@@ -398,3 +400,63 @@ def test_content_format_has_one_name_and_extract_writes_text(www: Path, tmp_path
     assert "<html" not in r.stdout.lower() and len(r.stdout) < 20_000  # the text, not HTML
     assert r.stdout == temex("extract", str(page), "--pages-dir", str(page.parent.parent),
                              "-f", "content").stdout
+
+
+# -- issue 26 #8: one name for one thing, one prefix, reasons in words ----------------
+
+def _flags(cmd: str) -> set[str]:
+    import re
+
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", temex(cmd, "--help", timeout=60).stdout))
+
+
+def test_every_command_says_the_same_thing_with_the_same_flag() -> None:
+    flags = {cmd: _flags(cmd) for cmd in (*COMMANDS, "crawl")}
+    fetching = ("extract", "candidates", "crawl", "serve")
+    for cmd in fetching:  # the address guard's two exceptions, everywhere
+        assert {"--allow-private", "--allow-host"} <= flags[cmd], cmd
+    for cmd in ("extract", "candidates", "crawl"):
+        assert "--ignore-robots" in flags[cmd], cmd
+    for cmd in ("extract", "content"):
+        assert "--front-matter" in flags[cmd], cmd
+    everywhere = set().union(*flags.values())
+    for old in ("--no-robots", "--no-private", "--cs-size"):  # accepted, not shown
+        assert old not in everywhere, old
+    from temex.cli.main import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(["extract", "http://h/", "--no-robots", "--no-private"])
+    assert args.ignore_robots and not args.allow_private
+    args = parser.parse_args(["candidates", "http://h/", "--no-robots", "--cs-size", "2"])
+    assert args.ignore_robots and args.n_pages == 2
+
+
+def test_messages_have_one_prefix_and_no_errno(tmp_path: Path) -> None:
+    page = tmp_path / "a.html"
+    page.write_text("<html><body><p>one page</p></body></html>")
+    (tmp_path / "3").mkdir()
+    r = temex("fit", "a.html", "3", "-o", "t.json", cwd=tmp_path)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 1 and lines, r.stderr
+    assert all(ln.startswith("temex fit: ") for ln in lines), lines
+    assert "temex fit: skipped 3: cannot read (Is a directory)" in lines
+    assert "[Errno" not in r.stderr
+    r = temex("strip", "--template", "3", "a.html", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.strip() == "temex strip: 3: Is a directory", r.stderr
+    r = temex("candidates", "http://10.0.0.1/", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.startswith("temex candidates: refused")
+    r = temex("extract", "a.html", "-f", "content", "--front-matter", "--pages", "a.html",
+              cwd=tmp_path)
+    assert r.returncode == 2 and "--front-matter is for -f markdown" in r.stderr
+
+
+# -- issue 26 #11: the browser tests' need is said where the test command is ---------
+
+def test_readme_says_the_browser_tests_need_chromium() -> None:
+    readme = (REPO / "README.md").read_text("utf-8")
+    test_cmd = readme.index(".venv/bin/python -m pytest -q")
+    after = readme[test_cmd:test_cmd + 900]
+    assert "chromium" in after and "apt-get install chromium" in after, after
+    ci = (REPO / ".ci" / "run").read_text("utf-8")
+    assert "apt-get install" in ci and "chromium" in ci
+    assert ci.index("chromium") < ci.index("pytest")  # installed before the tests run

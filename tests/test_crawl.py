@@ -114,8 +114,16 @@ def site_root(name: str) -> Path:
     return DATA / "sites" / name / "www"
 
 
+def local_host(url: str) -> str:
+    """``127.0.0.1:PORT`` of a test server's URL: the one address the guard
+    lets the crawl reach (``--allow-host``)."""
+    return url.split("/")[2]
+
+
 def crawl_cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    p = subprocess.run([sys.executable, "-m", "temex", "crawl", *args, "--allow-private"], check=False,
+    allow = [a for arg in args if arg.startswith("http://127.0.0.1:")
+             for a in ("--allow-host", local_host(arg))][:2]
+    p = subprocess.run([sys.executable, "-m", "temex", "crawl", *args, *allow], check=False,
                        capture_output=True, text=True, env=ENV, timeout=150)
     if check:
         assert p.returncode == 0, p.stderr
@@ -297,7 +305,8 @@ def test_killed_crawl_resumes_with_the_same_files_and_nothing_fetched_twice(
         srv.n_pages, srv.hold_at = 0, 9
         out = tmp_path / "out"
         args = [sys.executable, "-m", "temex", "crawl", base + "/", "-o", str(out),
-                "--max-pages", "20", "--concurrency", "1", "--allow-private", "-q"]
+                "--max-pages", "20", "--concurrency", "1", "--allow-host", local_host(base),
+                "-q"]
         proc = subprocess.Popen(args, env=ENV, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         try:
@@ -381,7 +390,8 @@ def _synthetic_site(root: Path) -> None:
 def test_near_duplicates_are_written_once_and_point_to_it(tmp_path: Path) -> None:
     _synthetic_site(tmp_path / "site")
     with serve(tmp_path / "site") as (base, _srv):
-        results = list(temex.crawl(base + "/", tmp_path / "out", allow_private=True))
+        results = list(temex.crawl(base + "/", tmp_path / "out",
+                                   guard_allow=(local_host(base),)))
     by_path = {urlsplit(r.url).path: r for r in results}
     assert len(results) == 8
     assert by_path["/b-copy/"].duplicate_of == by_path["/b/"].url

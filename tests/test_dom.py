@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,78 @@ def test_scan_matches_the_old_scan() -> None:
         for cap in (512, 5, 1):
             assert cap_depth(text, cap) == reference_cap_depth(text, cap), text[:60]
         assert cap_depth(text, 3, max_starts=40) == reference_cap_depth(text, 3, max_starts=40)
+
+
+# -- a declared charset that does not decode the page (issue 26 #4) -----------------
+
+def _temex(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    import os
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(repo / "src") + os.pathsep
+               + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "temex", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+_CAFE = ('<html><head><meta charset="utf-8"><title>Café crème</title></head><body>'
+         "<article><h1>Café crème</h1><p>Le café crème est servi à la terrasse, près de "
+         "l'église.</p></article></body></html>")
+
+
+def test_latin1_bytes_under_utf8_are_read_and_the_report_says_so(tmp_path: Path) -> None:
+    """``<meta charset="utf-8">`` over Latin-1 bytes: "Café crème", not
+    "Caf\ufffd cr\ufffdme", and the JSON report says what was done."""
+    (tmp_path / "cafe.html").write_bytes(_CAFE.encode("latin-1"))
+    r = _temex("content", "cafe.html", "-f", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    report = json.loads(r.stdout)
+    assert "Café crème" in report["text"] and "\ufffd" not in report["text"]
+    meta = report["metadata"]
+    assert meta["encoding"] == "cp1252" and meta["title"] == "Café crème"
+    assert "declared charset utf-8 does not decode" in meta["encoding_fallback"]
+    assert "windows-1252" in meta["encoding_fallback"]
+
+
+def test_a_page_in_another_charset_is_detected(tmp_path: Path) -> None:
+    text = "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 4
+    page = (f'<html><head><meta charset="utf-8"><title>Булки</title></head><body>'
+            f"<article><h1>Булки</h1><p>{text}</p></article></body></html>")
+    (tmp_path / "ru.html").write_bytes(page.encode("cp1251"))
+    r = _temex("content", "ru.html", "-f", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    report = json.loads(r.stdout)
+    assert text.strip() in report["text"]
+    assert report["metadata"]["encoding"] == "cp1251"
+    assert "detected cp1251" in report["metadata"]["encoding_fallback"]
+
+
+def test_utf8_page_with_stray_latin1_bytes_keeps_both() -> None:
+    data = ('<meta charset="utf-8"><p>Schrödinger 明迪 and R'.encode() + b"\xe9p: x</p>")
+    text, enc = decode_html(data)
+    assert "Schrödinger 明迪 and Rép" in text
+    assert enc == "cp1252" and "UTF-8" in getattr(enc, "reason", "")
+
+
+def test_a_page_that_decodes_costs_no_fallback() -> None:
+    """The fallback (and charset-normalizer) is loaded only when a declared
+    charset fails: parsing good pages never imports it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from temex.page.dom import parse\n"
+            "for page in (b'<meta charset=utf-8><p>caf\\xc3\\xa9', b'<p>caf\\xe9',\n"
+            "             b'<meta charset=latin-1><p>caf\\xe9'):\n"
+            "    d = parse(page); assert type(d.encoding) is str, d.encoding\n"
+            "assert 'temex.page.charset' not in sys.modules\n"
+            "assert 'charset_normalizer' not in sys.modules\n"
+            "parse(b'<meta charset=utf-8><p>caf\\xe9')\n"
+            "assert 'temex.page.charset' in sys.modules\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       check=False, timeout=60)
+    assert r.returncode == 0, r.stderr

@@ -342,8 +342,9 @@ def test_pages_dir_with_fifos_loops_and_vanished_files(
     code, _, err = run_cli(capsys, "strip", "--template", str(out_dir / "t.json"),
                            str(site / "c.html"), str(site / "fifo.html"))
     assert code == 1 and "fifo.html" in err  # one page not stripped: said, not hidden
-    code, _, _ = run_cli(capsys, "batch", str(site), "-o", str(out_dir / "b"), "-j", "1", "-q")
-    assert code == 0
+    code, _, err = run_cli(capsys, "batch", str(site), "-o", str(out_dir / "b"), "-j", "1",
+                           "-q")
+    assert code == 4 and "done with failures" in err  # the fifo, pipe and loop: error rows
     rows = "".join(p.read_text() for p in (out_dir / "b" / "sites").glob("*.jsonl"))
     for name in ("a.html", "b.html", "c.html", "fifo.html", "pipe.html", "loop1.html"):
         assert name in rows  # every page-named entry has a row: a result or an error
@@ -379,7 +380,8 @@ def test_xhtml_served_as_application_xhtml_xml(tmp_path: Path,
             "<![CDATA[ raw ]]></main><footer>Footer text</footer></body></html>")
     with serve_folder(tmp_path) as base:
         code, out, _ = run_cli(capsys, "extract", f"{base}/a.xhtml", "-f", "content",
-                               "--no-robots", "--timeout", "10")
+                               "--ignore-robots", "--timeout", "10",
+                               "--allow-host", base.split("//")[1])
     assert code == 0 and "Own text of page a" in out and "Footer" not in out
 
 

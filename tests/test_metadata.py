@@ -122,5 +122,90 @@ def test_cli_content_front_matter(tmp_path: Path) -> None:
     args = ap.parse_args(["content", str(pages), "-f", "markdown", "--front-matter", "-o", str(out), "-q"])
     assert run_content(args) == 0
     md = (out / "a.md").read_text("utf-8")
-    assert md.startswith("---\nurl: ") and 'title: "Alpha"\nauthors:\n  - "Ann"\n' in md
+    # a local file: its path as source:, never a url:
+    assert md.startswith("---\nsource: ") and 'title: "Alpha"\nauthors:\n  - "Ann"\n' in md
     assert "---\n\n# Alpha\n\nSome words" in md
+
+
+# -- issue 26 #6: structured authors first, nothing from the template, local files ----
+
+def _temex(*args: str, cwd: Path) -> Any:
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(repo / "src") + os.pathsep
+               + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "temex", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def _blog_page(k: int, label: str) -> str:
+    nav = "".join(f"<li><a href='/p{j}/'>Post {j}</a></li>" for j in range(4))
+    words = ["seeds", "herbs", "trees", "soil"]
+    return (f"<html><head><title>Post {k}</title></head><body><header><ul>{nav}</ul></header>"
+            f"<main><h1>Post {k}</h1>"
+            + f"<p>This post is about {words[k]} and how to grow {words[k]} well. </p>" * 6
+            + f"<div class='col-12'><p class='title_info_author bold'>{label}</p>"
+            "<div class='share-buttons'><a href='https://facebook.com/x'>f</a></div></div>"
+            "</main><footer>Footer of the blog</footer></body></html>")
+
+
+@pytest.mark.parametrize("label", ["SHARE THIS ARTICLE", "Our writers"])
+def test_no_author_from_a_share_bar_or_the_template(tmp_path: Path, label: str) -> None:
+    """A label in an element named ``..._author`` on every page of the site is
+    the template, not an author (``extract -f json``, site mode), and a
+    control's words are never an author (``content``, one page alone)."""
+    for k in range(4):
+        (tmp_path / f"p{k}.html").write_text(_blog_page(k, label))
+    r = _temex("extract", "p0.html", "--pages", "p1.html", "p2.html", "p3.html",
+               "-f", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["metadata"]["authors"] == []
+    if label.startswith("SHARE"):
+        r = _temex("content", "p0.html", "-f", "json", cwd=tmp_path)
+        assert json.loads(r.stdout)["metadata"]["authors"] == []
+
+
+def test_jsonld_author_reference_and_rel_author_come_first(tmp_path: Path) -> None:
+    page = ("<html><head><title>T</title><script type='application/ld+json'>"
+            '{"@graph": [{"@type": "WebPage", "@id": "/#page", "author": {"@id": "/#ann"}},'
+            ' {"@type": ["Person"], "@id": "/#ann", "name": "Ann Lee"}]}</script></head>'
+            "<body><p class='author-box'>Written by the team</p>"
+            "<p>By <a rel='author' href='/bob'>Bob Ray</a></p>"
+            + "<p>Words of the article body here. </p>" * 20 + "</body></html>")
+    (tmp_path / "a.html").write_text(page)
+    md = json.loads(_temex("content", "a.html", "-f", "json", cwd=tmp_path).stdout)["metadata"]
+    assert md["authors"] == ["Ann Lee"] and md["sources"]["authors"] == "jsonld"
+    (tmp_path / "b.html").write_text(page.replace('"author": {"@id": "/#ann"}', '"x": 1'))
+    md = json.loads(_temex("content", "b.html", "-f", "json", cwd=tmp_path).stdout)["metadata"]
+    assert md["authors"] == ["Bob Ray"] and md["sources"]["authors"] == "markup"
+
+
+def test_shared_blog_page_gets_its_jsonld_author() -> None:
+    """The page the issue saw: its share bar's label was the author."""
+    if DATA is None:
+        pytest.skip("shared data not found (set TEMEX_DATA or put it at ../shared/data)")
+    f = (DATA / "sites" / "digitalplant" / "www" / "digitalplant-my.com" / "en" / "blog"
+         / "the-new-marketing-practices" / "index.html")
+    if not f.is_file():
+        pytest.skip("shared page not found")
+    md = json.loads(_temex("content", str(f), "-f", "json", cwd=f.parent).stdout)["metadata"]
+    assert "SHARE THIS ARTICLE" not in md["authors"] and md["sources"]["authors"] == "jsonld"
+
+
+def test_local_file_has_no_file_canonical_and_its_path_as_source(tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "a.html").write_text(
+        "<html><head><title>A</title><link rel='canonical' href='/a/'></head><body><article>"
+        + "<p>Words of the article body here. </p>" * 20 + "</article></body></html>")
+    r = _temex("content", "site/a.html", "-f", "json", cwd=tmp_path)
+    md = json.loads(r.stdout)["metadata"]
+    assert md["canonical"] is None and "canonical" not in md["sources"]
+    r = _temex("content", "site/a.html", "-f", "markdown", "--front-matter", cwd=tmp_path)
+    assert r.stdout.startswith('---\nsource: "site/a.html"\ntitle: "A"\n'), r.stdout[:200]
+    assert "url:" not in r.stdout.split("---")[1] and "file:" not in r.stdout
+    r = _temex("extract", "site/a.html", "--pages", "site/a.html", "-f", "markdown",
+               "--front-matter", cwd=tmp_path)
+    assert r.stdout.startswith('---\nsource: "site/a.html"\n'), (r.stderr, r.stdout[:200])

@@ -21,6 +21,7 @@ pytest.importorskip("uvicorn")
 from _webtools import (
     DEMO_WWW,
     HAVE_CHROMIUM,
+    LOOPBACK,
     NO_CHROMIUM,
     REPO,
     make_js_site,
@@ -49,7 +50,7 @@ def demo_site():
 
 @pytest.fixture(scope="module")
 def app_url():
-    with serve_app(create_app(Limits(allow_private=True))) as base:
+    with serve_app(create_app(Limits(guard_allow=LOOPBACK))) as base:
         yield base
 
 
@@ -275,7 +276,7 @@ def js_site(tmp_path_factory):
 
 
 def test_js_built_template_is_not_found_without_render(js_site):
-    limits = Limits(allow_private=True)
+    limits = Limits(guard_allow=LOOPBACK)
     with pytest.raises(NoTemplateFound, match="try render"):
         extract_url(UrlOptions(url=f"{js_site}/a.html"), limits)
 
@@ -287,11 +288,12 @@ def test_no_template_found_is_a_page_level_answer(js_site, tmp_path, app_url):
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     out = tmp_path / "r.json"
     cmd = [sys.executable, "-m", "temex.cli", "extract", f"{js_site}/a.html", "-f", "json",
-           "-o", str(out), "--max-loads", "4"]
+           "-o", str(out), "--max-loads", "4", "--allow-host", js_site.split("//")[1]]
     r = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     line = [ln for ln in r.stderr.splitlines() if "page-level fallback" in ln]
-    assert line and line[0].startswith("temex extract: page-level fallback: no page sharing")
+    assert line and line[0].startswith("temex extract: ")
+    assert "page-level fallback: no page sharing its template" in line[0]
     report = json.loads(out.read_text())
     assert report["fallback"].startswith("page-level fallback: no page sharing its template")
     assert "Alpha is the first letter" in report["content"]["text"]
@@ -308,7 +310,7 @@ def test_no_template_found_is_a_page_level_answer(js_site, tmp_path, app_url):
 @needs_chromium
 def test_js_built_template_is_found_with_render(js_site):
     from temex.content.render import render
-    limits = Limits(allow_private=True)
+    limits = Limits(guard_allow=LOOPBACK)
     res = extract_url(UrlOptions(url=f"{js_site}/a.html", render=True, max_loads=5), limits)
     assert len(res.model.pages) >= 2
     annotated = render(res.model, "annotated")
@@ -323,7 +325,7 @@ def test_cli_extract_render(js_site, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     out = tmp_path / "c.txt"
     cmd = [sys.executable, "-m", "temex.cli", "extract", f"{js_site}/b.html", "-f", "content",
-           "-o", str(out), "--max-loads", "5"]
+           "-o", str(out), "--max-loads", "5", "--allow-host", js_site.split("//")[1]]
     plain = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert plain.returncode == 0 and "page-level fallback" in plain.stderr
     assert "try render" in plain.stderr
@@ -339,7 +341,7 @@ def test_rendered_page_in_the_app_does_not_run_its_scripts(browser, js_site):
     """The shown page is the rendered DOM; its scripts do not run again in the
     sandboxed iframe (one menu, not two)."""
     from playwright.sync_api import expect
-    with serve_app(create_app(Limits(allow_private=True))) as app:
+    with serve_app(create_app(Limits(guard_allow=LOOPBACK))) as app:
         page = browser.new_page(viewport={"width": 1100, "height": 700})
         _extract_in_page(page, app, f"{js_site}/c.html", render=True)
         frame = _wait_view(page, "page")
@@ -369,7 +371,7 @@ def test_finished_jobs_keep_outputs_not_pages(demo_site):
         models.append(weakref.ref(res.model.key))
         return res
 
-    limits = Limits(allow_private=True, keep_jobs=2)
+    limits = Limits(guard_allow=LOOPBACK, keep_jobs=2)
     manager = JobManager(limits, runner=runner)
     with serve_app(create_app(limits, manager=manager)) as base:
         ids = []

@@ -218,3 +218,137 @@ def test_docs_screenshots_are_the_tests_screenshots() -> None:
         assert head[:8] == b"\x89PNG\r\n\x1a\n"
         assert struct.unpack(">I", head[16:20])[0] == w, name  # the test's viewport
         assert f"screenshots/{name}.png" in web, name
+
+
+# -- issue 26 #12: labels whole, no blocked scripts, code not broken mid-word --------
+
+_LONG = ["/articles/2024/how-to-keep-seeds-dry-through-a-long-wet-winter/",
+         "/articles/2024/the-balcony-herb-garden-that-survives-the-wind/",
+         "/articles/2023/planting-fruit-trees-in-autumn-a-complete-guide/",
+         "/articles/2023/composting-kitchen-waste-without-any-smell/"]
+
+
+def _scripted_site(root: Path) -> Path:
+    """Five pages sharing a menu, with long paths, scripts (inline, external)
+    and inline event handlers."""
+    nav = "".join(f'<li><a href="{p}">Article {k}</a></li>' for k, p in enumerate(_LONG))
+    pages = {"/": "Home", **{p: f"Article {k}" for k, p in enumerate(_LONG)}}
+    (root / "menu.js").parent.mkdir(parents=True, exist_ok=True)
+    (root / "menu.js").write_text("document.body.dataset.menu = 'on';")
+    for path, title in pages.items():
+        d = root / path.strip("/")
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "index.html").write_text(
+            f"<!DOCTYPE html><html><head><title>{title}</title>"
+            "<script>window.tracking = 1;</script><script src='/menu.js'></script></head>"
+            f"<body onload='init()'><header><nav><ul>{nav}</ul></nav></header>"
+            f"<main><h1>{title}</h1><p>The own text of {title}, different on every page, "
+            f"about {path}.</p><img src='/none.png' alt='' onerror='this.remove()'></main>"
+            "<footer>Footer of the scripted garden site</footer>"
+            "<script>document.title += ' *';</script></body></html>")
+    return root
+
+
+@pytest.fixture(scope="module")
+def scripted_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    from _webtools import static_site
+
+    root = _scripted_site(tmp_path_factory.mktemp("scripted"))
+    with static_site(root) as site:
+        for app in _serve("--allow-host", site.split("//", 1)[1]):
+            yield app, site
+
+
+def _extract(page, app: str, url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(app + "/")
+    page.fill("#url", url)
+    page.fill("#n", "4")
+    page.click("#extract")
+    page.wait_for_selector("#result:not([hidden])", timeout=60_000)
+
+
+@needs_chromium
+def test_preview_runs_no_script_and_logs_no_blocked_one(browser, scripted_app):  # type: ignore[no-untyped-def]
+    """Scripts are stripped from the sandboxed preview instead of being
+    blocked there (each blocked one was a console error)."""
+    from playwright.sync_api import expect
+    app, site = scripted_app
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text))
+    _extract(page, app, site + _LONG[0])
+    frame = page.frame_locator("#viewer")
+    expect(frame.locator("h1")).to_have_text("Article 0")
+    page.click("#toggle")  # template view: the preview is loaded again
+    expect(page.locator("#view-name")).to_have_text("template")
+    page.wait_for_timeout(500)
+    blocked = [m for m in console if "Blocked script execution" in m]
+    assert blocked == [], blocked[:3]
+    expect(frame.locator("footer")).to_contain_text("Footer of the scripted garden site")
+    page.close()
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1280, 420])
+def test_graph_labels_are_whole_and_apart(browser, scripted_app, width):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+    app, site = scripted_app
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    _extract(page, app, site + _LONG[0])
+    # every label of the link graph is inside the picture, none over another
+    svg = page.locator("#graph svg").bounding_box()
+    labels = page.locator("#graph svg text")
+    expect(labels).not_to_have_count(0)
+    boxes = [labels.nth(k).bounding_box() for k in range(labels.count())]
+    assert svg and all(boxes)
+    for b in boxes:
+        assert b["x"] >= svg["x"] - 1 and b["x"] + b["width"] <= svg["x"] + svg["width"] + 1
+        assert b["y"] >= svg["y"] - 1 and b["y"] + b["height"] <= svg["y"] + svg["height"] + 1
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                     or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+            assert apart, (a, b)
+    # and each page's whole path is said, not cut
+    listed = page.locator("#graph-pages li").all_inner_texts()
+    for path in _LONG[1:]:
+        assert any(path in t.replace("\n", "") for t in listed), (path, listed)
+    page.close()
+
+
+_BREAKS = """(el) => {
+  // the characters after which the text of el goes to a new line
+  const node = el.firstChild, out = [];
+  if (!node || node.nodeType !== 3) return out;
+  const r = document.createRange();
+  let top = null;
+  for (let i = 0; i < node.length; i++) {
+    r.setStart(node, i); r.setEnd(node, i + 1);
+    const rects = r.getClientRects();
+    if (!rects.length) continue;
+    const t = Math.round(rects[0].top);
+    if (top !== null && t > top + 2) out.push(i);
+    top = t;
+  }
+  return out;
+}"""
+
+
+@needs_chromium
+@pytest.mark.parametrize("app", ["demo_app", "plain_app"])
+def test_inline_code_wraps_between_words_on_a_phone(browser, app, request):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 420, "height": 900})
+    page.goto(request.getfixturevalue(app) + "/")
+    checked = 0
+    for code in page.locator("code").all():
+        if not code.is_visible():
+            continue
+        text = code.inner_text()
+        for i in page.evaluate(_BREAKS, code.element_handle()):
+            # a new line may start after a space, or inside a word too long
+            # for the line (a URL): never inside a short word
+            word = max(text[:i].split(" ")[-1:] + [""], key=len) + text[i:].split(" ")[0]
+            assert text[i - 1] == " " or text[i] == " " or len(word) > 30, (text, i)
+        checked += 1
+    assert checked
+    page.close()

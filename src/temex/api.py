@@ -10,6 +10,7 @@ chosen from a folder by :mod:`temex.site.pool`), fits a detector and returns the
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -25,6 +26,8 @@ from .template.site_index import SiteIndex
 
 __all__ = ["DEFAULT_N_PAGES", "EXTRACT_FORMATS", "ExtractOptions", "extract", "extract_files",
            "extract_site", "fit_pages", "load_key_file"]
+
+log = logging.getLogger("temex")
 
 #: The formats of :func:`extract` and :func:`extract_site`.
 EXTRACT_FORMATS = ("text", "markdown", "html", "json")
@@ -45,15 +48,39 @@ def _check_format(fmt: str) -> None:
         raise ParameterError("format", f"one of {', '.join(EXTRACT_FORMATS)}", fmt)
 
 
+def _check_html(html: object, name: str, where: str) -> None:
+    """A wrong type is the caller's mistake: TypeError, said at the entry."""
+    if not isinstance(html, (bytes, bytearray, str)):
+        raise TypeError(f"temex.{where}: {name} must be the page as bytes or str, "
+                        f"not {type(html).__name__}")
+
+
+def _check_url(url: object, where: str) -> None:
+    if url is not None and not isinstance(url, str):
+        raise TypeError(f"temex.{where}: url must be a str or None, not {type(url).__name__}")
+
+
+def _parse_or_none(html: bytes | bytearray | str, url: str | None, where: str
+                   ) -> Document | None:
+    """The parsed page, or None (with the reason logged) for input that is
+    no usable HTML: empty, binary, too large."""
+    try:
+        return parse(bytes(html) if isinstance(html, bytearray) else html, url=url or "")
+    except ParseError as e:
+        log.warning("temex.%s: no usable HTML, returning None: %s", where, e)
+        return None
+
+
 def extract(html: bytes | str, url: str | None = None, format: str = "markdown", *,
-            front_matter: bool = False, params: ContentParams | None = None) -> str:
+            front_matter: bool = False, params: ContentParams | None = None) -> str | None:
     """Main content of one page, with no site behind it.
 
     Parameters
     ----------
     html : bytes or str
         The page (bytes are decoded from the BOM, the declared charset or
-        UTF-8/windows-1252).
+        UTF-8/windows-1252; a declared charset that does not decode the
+        bytes is replaced, and the report says so).
     url : str, optional
         Where the page came from: relative links and images of the Markdown
         are resolved against it (or the page's ``<base>``).
@@ -65,32 +92,55 @@ def extract(html: bytes | str, url: str | None = None, format: str = "markdown",
     params : ContentParams, optional
         Weights of the content extraction (defaults: the shipped ones).
 
-    Raises ParameterError for an unknown format and ParseError for input
-    that is no HTML (empty, binary); a page without visible text gives an
-    empty output (``json``: ``"empty": true`` and the reason).
+    Returns
+    -------
+    str or None
+        The content; None for input that is no usable HTML (empty, blank,
+        binary, over the size cap), the reason logged on the ``temex``
+        logger (as trafilatura does). A page without visible text gives an
+        empty output (``json``: ``"empty": true`` and the reason).
+
+    Raises TypeError for a wrong type (``html`` not bytes or str, ``url``
+    not a str) and ParameterError for an unknown format.
     """
+    _check_html(html, "html", "extract")
+    _check_url(url, "extract")
     _check_format(format)
-    doc = parse(html, url=url or "")
+    doc = _parse_or_none(html, url, "extract")
+    if doc is None:
+        return None
     return _output(extract_content(doc, params=params or ContentParams()), format, front_matter)
 
 
 def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | None = None,
                  format: str = "markdown", *, front_matter: bool = False,
-                 params: ContentParams | None = None) -> str:
+                 params: ContentParams | None = None) -> str | None:
     """Main content of one page with other pages of the same site as evidence.
 
     ``pages`` are the other pages' HTML (bytes or str); text blocks that
     repeat across them (menus, footers, teasers) are boilerplate
     (:class:`temex.template.site_index.SiteIndex`), on top of the page-level
-    scorer. Other arguments as :func:`extract`. Other pages that cannot be
+    scorer. Other arguments, the return value (None for a key page that is
+    no usable HTML) and errors as :func:`extract`; ``pages`` that is not an
+    iterable of bytes or str is a TypeError. Other pages that cannot be
     parsed or have no body are skipped.
     """
+    _check_html(html, "html", "extract_site")
+    _check_url(url, "extract_site")
+    if isinstance(pages, (str, bytes, bytearray)) or not isinstance(pages, Iterable):
+        raise TypeError("temex.extract_site: pages must be an iterable of pages (bytes or "
+                        f"str), not {type(pages).__name__}")
     _check_format(format)
-    doc = parse(html, url=url or "")
+    pages = list(pages)
+    for p in pages:
+        _check_html(p, "every item of pages", "extract_site")
+    doc = _parse_or_none(html, url, "extract_site")
+    if doc is None:
+        return None
     others: list[Document] = []
     for p in pages:
         try:
-            other = parse(p)
+            other = parse(bytes(p) if isinstance(p, bytearray) else p)
         except ParseError:
             continue
         if other.body >= 0:

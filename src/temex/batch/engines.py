@@ -69,11 +69,21 @@ def _local(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int
                              initargs=(os.getpid(), threading.current_thread()
                                        is threading.main_thread())) as ex:
         futs = {ex.submit(fn, t): t for t in tasks}
-        for f in as_completed(futs):
-            try:
-                yield futs[f], f.result()
-            except Exception as e:  # noqa: BLE001
-                yield futs[f], e
+        try:
+            for f in as_completed(futs):
+                try:
+                    yield futs[f], f.result()
+                except Exception as e:  # noqa: BLE001
+                    yield futs[f], e
+        except (KeyboardInterrupt, GeneratorExit):
+            # Ctrl-C: leaving the pool would wait for every queued site. Drop
+            # them and stop the workers: a site is marked done only when its
+            # rows are written, so the next run redoes the unfinished ones.
+            procs = list((getattr(ex, "_processes", None) or {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
+            for proc in procs:
+                proc.terminate()
+            raise
 
 
 def _dask(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int,

@@ -267,7 +267,7 @@ def run_site(task: SiteTask) -> dict[str, Any]:
                                params={}).counts()
         row: dict[str, Any] = {"url": e.url, "source": e.source, "site": task.site,
                                "template": f"{task.site}#c{c}" if st is not None else None,
-                               "content": text, "metadata": page_metadata(doc)}
+                               "content": text, "metadata": page_metadata(doc, mask)}
         if opt.markdown:
             row["markdown"] = main.markdown()
         row["stats"] = {"nodes": counts["body_nodes"], "template_nodes": counts["template_nodes"],

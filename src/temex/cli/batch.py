@@ -5,15 +5,16 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
+    EXIT_PARTIAL,
     UsageError,
     fraction,
     is_stdio,
+    os_reason,
     positive_int,
     require,
     say,
@@ -27,7 +28,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                        description="Index folders of HTML, WARC and JSONL files, group "
                                    "pages by site and template, fit once per template, "
                                    "strip every page. Resumable.")
-    b.add_argument("inputs", nargs="+", metavar="INPUT", help="folders, .warc(.gz), .jsonl")
+    b.add_argument("inputs", nargs="*", metavar="INPUT",
+                   help="folders, HTML files, .warc(.gz), .jsonl")
+    b.add_argument("-i", "--input-file", metavar="FILE",
+                   help="also read INPUTs from FILE (- : stdin), one a line; blank lines and "
+                        "lines starting with # skipped")
     b.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="output folder")
     b.add_argument("--engine", choices=("local", "dask"), default="local",
                    help="local process pool (default) or a Dask cluster")
@@ -49,7 +54,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     b.add_argument("--output-format", choices=("jsonl", "warc"), default="jsonl",
                    help="rows as JSONL (default) or WARC conversion records")
     b.add_argument("--no-markdown", action="store_true", help="omit the markdown field")
-    b.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    b.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress on stderr (failed pages are still counted there)")
+    b.add_argument("--quiet-errors", action="store_true",
+                   help="with -q, not even the count of failed pages (the exit status, 4, "
+                        "still says it)")
     b.set_defaults(func=cmd_batch)
     return b
 
@@ -62,6 +71,16 @@ def cmd_batch(args: argparse.Namespace) -> int:
                          "give a folder")
     if any(is_stdio(i) for i in args.inputs):
         raise UsageError("- (stdin) is not an input of batch; give folders, WARC or JSONL files")
+    if args.input_file is not None:
+        from .extract import read_url_list
+
+        args.inputs = [*args.inputs, *read_url_list(args.input_file)]
+    if not args.inputs:
+        raise UsageError("give INPUTs (folders, HTML, WARC or JSONL files) or -i FILE")
+    for inp in args.inputs:
+        reason = not_an_input(inp)
+        if reason:
+            raise UsageError(reason)
     if args.engine == "dask":
         require("distributed", "dask", "--engine dask")
     if any(i.lower().endswith((".warc", ".warc.gz", ".arc.gz")) for i in args.inputs):
@@ -90,7 +109,39 @@ def cmd_batch(args: argparse.Namespace) -> int:
             ".html/.htm/.xhtml/.shtml and WARC files; JSONL needs .jsonl)", "batch")
         return EXIT_FAILED
     if summary["records"] and not summary["pages"]:  # said even with --quiet
-        print(f"temex batch: none of the {summary['records']} records could be stripped "
-              f"(reasons in {args.output}/sites/*.jsonl)", file=sys.stderr)
+        say(f"none of the {summary['records']} records could be stripped "
+            f"(reasons in {args.output}/sites/*.jsonl)", "batch")
         return EXIT_FAILED
+    if summary["errors"]:  # said even with -q: done, with failures
+        if not args.quiet_errors:
+            say(f"done with failures: {summary['errors']} of {summary['records']} records "
+                f"failed (reasons in {args.output}/sites/*.jsonl and "
+                f"{args.output}/index_errors.jsonl); exit 4", "batch")
+        return EXIT_PARTIAL
     return EXIT_OK
+
+
+def not_an_input(path: str) -> str | None:
+    """Why ``path`` cannot be an input of batch (None when it can): batch
+    reads folders, HTML, WARC and JSONL files; any other file (a list of
+    URLs, a PDF) is refused before any work instead of being stored as a
+    page. A file without an HTML suffix is HTML when it starts with ``<``."""
+    from pathlib import Path
+
+    from ..batch.readers import HTML_SUFFIXES
+
+    p = Path(path)
+    if not p.exists() or p.is_dir():
+        return None  # a missing input is reported per input by the run
+    name = p.name.lower()
+    if name.endswith(HTML_SUFFIXES + (".warc", ".warc.gz", ".arc.gz", ".jsonl", ".ndjson")):
+        return None
+    try:
+        with p.open("rb") as f:
+            head = f.read(1024)
+    except OSError as e:
+        return f"{path}: cannot read ({os_reason(e)})"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return None
+    return (f"{path}: not an HTML, WARC or JSONL file nor a folder; batch strips local pages "
+            "(to fetch a list of URLs: temex extract -i FILE)")

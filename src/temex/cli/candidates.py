@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import re
-import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import PageLoadError, ParameterError
@@ -29,9 +28,12 @@ from .common import (
     EXIT_INCOMPLETE,
     EXIT_OK,
     UsageError,
+    add_guard_arguments,
     at_least,
+    guard_settings,
     positive_float,
     positive_int,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -100,7 +102,11 @@ def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True)
                         "in bench/bench_explore.py)")
     g.add_argument("--same-host", action="store_true",
                    help="follow links to the key page's host only (default: same site)")
-    g.add_argument("--no-robots", action="store_true", help="do not obey robots.txt")
+    g.add_argument("--ignore-robots", action="store_true",
+                   help="do not obey robots.txt (only for sites you run)")
+    # the old spelling, accepted for one more release
+    g.add_argument("--no-robots", dest="ignore_robots", action="store_true",
+                   help=argparse.SUPPRESS)
     g.add_argument("--cache", metavar="DIR", help="on-disk page cache (reused by later runs)")
     g.add_argument("--timeout", type=positive_float, default=20.0, metavar="SEC",
                    help="seconds per request (default 20)")
@@ -108,6 +114,7 @@ def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True)
                    help="simultaneous requests per host (default 4)")
     g.add_argument("--order", choices=ORDERS, default="menu",
                    help="link exploration order (default: menu)")
+    add_guard_arguments(g)
     g.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     g.add_argument("--progress", action="store_true",
                    help="when stderr is not a terminal, a line per page load (default: "
@@ -162,7 +169,7 @@ def url_options(args: argparse.Namespace, url: str, n: int,
         raise ParameterError("timeout", "a positive number", args.timeout)
     o = UrlOptions(url=url, n=n, max_loads=max_loads,
                    render=getattr(args, "render", False), order=args.order,
-                   same_host=args.same_host, robots=not args.no_robots, cache=args.cache,
+                   same_host=args.same_host, robots=not args.ignore_robots, cache=args.cache,
                    concurrency=args.concurrency, detector=detector)
     if detector is not None:
         o.method, o.equality, o.threshold = detector.method, detector.equality, detector.threshold
@@ -174,7 +181,8 @@ def url_limits(args: argparse.Namespace, opts: UrlOptions) -> Limits:
     defaults are for strangers' URLs)."""
     from ..site.runner import Limits
 
-    return Limits(allow_private=not getattr(args, "no_private", False),
+    allow_private, guard_allow = guard_settings(args)
+    return Limits(allow_private=allow_private, guard_allow=guard_allow,
                   max_loads=opts.max_loads, max_n=opts.n, job_timeout=600.0,
                   page_timeout=args.timeout)
 
@@ -185,10 +193,14 @@ def explore_from_args(args: argparse.Namespace) -> Exploration:
     cannot be loaded, ParameterError for invalid options."""
     from ..site.explore import explore
     from ..site.runner import make_source
+    from ..site.sources.netguard import check_url
 
     check_target(args.url, url_only=True)
     opts = url_options(args, args.url, args.n_pages)
-    source = make_source(opts, url_limits(args, opts))
+    limits = url_limits(args, opts)
+    # the guard, as in every command that fetches: before anything is sent
+    check_url(opts.url, limits.allow_private, limits.guard_allow)
+    source = make_source(opts, limits)
     progress = ProgressLine(getattr(args, "command", None) or "candidates",
                             quiet=getattr(args, "quiet", False),
                             every=0.0 if args.progress else None)
@@ -207,7 +219,7 @@ def run_candidates(args: argparse.Namespace) -> int:
     try:
         ex = explore_from_args(args)
     except (PageLoadError, ParameterError) as e:
-        print(f"temex: error: {e}", file=sys.stderr)
+        say(str(e), "candidates")
         return EXIT_FAILED
     if getattr(args, "json", False):
         out = ex.summary()

@@ -16,23 +16,30 @@ if TYPE_CHECKING:
     from ..page.dom import Document
     from ..template.detectors import ExtractOptions
 
-__all__ = ["DEFAULT_CS_SIZE", "EXIT_CODES", "EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_OK",
-           "EXIT_USAGE", "STDIO", "MissingExtra", "UsageError", "add_method_arguments", "at_least",
-           "extract_options", "fraction", "is_stdio", "load_page", "load_pages", "positive_float",
-           "positive_int", "read_input", "require", "say", "write_output"]
+__all__ = ["DEFAULT_CS_SIZE", "EXIT_CODES", "EXIT_FAILED", "EXIT_INCOMPLETE",
+           "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PARTIAL", "EXIT_USAGE", "STDIO", "MissingExtra",
+           "UsageError", "add_guard_arguments", "add_method_arguments", "allow_host", "at_least",
+           "extract_options", "fraction",
+           "guard_settings", "is_stdio", "load_page", "load_pages", "os_reason", "positive_float",
+           "positive_int", "read_input", "require", "say", "set_command", "write_output"]
 
 #: Exit codes of every command: success; the work failed, or a page given by
 #: name could not be used (one-line reason on stderr); bad usage (argparse, or
 #: a value that cannot be honoured); done but less than asked for (fewer pages
 #: than ``-n`` could be found: the outputs are written and the shortfall is
-#: said on stderr).
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+#: said on stderr); done with failures (some pages or URLs of a run failed:
+#: the others are written, the failures counted on stderr); interrupted.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_PARTIAL = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130
 
 #: The epilog of every command's ``--help``.
 EXIT_CODES = ("exit status: 0 done; 1 failed, or a page named on the command line could "
               "not be used (one-line reason on stderr); 2 bad usage or a value that cannot "
               "be honoured; 3 done, but fewer pages than asked for with -n could be found "
-              "(said on stderr; candidates: also with its default -n). "
+              "(said on stderr; candidates: also with its default -n); 4 done with failures "
+              "(extract -i, batch, crawl: some URLs or pages failed; counted on stderr, even "
+              "with -q); 130 interrupted (crawl and batch: run the same command again to "
+              "resume). "
               f"Docs, installed with temex: {Path(__file__).resolve().parents[1] / 'docs'}"
               " (CLI.md: every command, stdin/stdout, exit codes).")
 
@@ -60,9 +67,26 @@ def is_stdio(path: str | None) -> bool:
     return path == STDIO
 
 
+#: The command being run (set by :func:`temex.cli.main.main`): the prefix of
+#: every message, ``temex COMMAND:``.
+_command = {"name": ""}
+
+
+def set_command(name: str) -> None:
+    _command["name"] = name
+
+
 def say(message: str, command: str = "") -> None:
-    """One line on stderr, prefixed ``temex COMMAND:`` (or ``temex:``)."""
+    """One line on stderr, prefixed ``temex COMMAND:`` (the command being run
+    unless ``command`` names one; ``temex:`` outside a command)."""
+    command = command or _command["name"]
     print(f"temex {command}: {message}" if command else f"temex: {message}", file=sys.stderr)
+
+
+def os_reason(e: OSError) -> str:
+    """An OSError in words, without ``[Errno N]`` nor the file name (the
+    caller says which file): ``Is a directory``."""
+    return e.strerror or str(e) or type(e).__name__
 
 
 class UsageError(Exception):
@@ -119,6 +143,38 @@ def positive_float(text: str) -> float:
     if not v > 0:
         raise argparse.ArgumentTypeError(f"{text} is not a positive number")
     return v
+
+
+def allow_host(text: str) -> str:
+    """argparse type of ``--allow-host HOST[:PORT]``: checked now (a name is
+    resolved now), so a bad entry is a usage error (exit 2)."""
+    from ..site.sources.netguard import BadAllowEntry, parse_allow
+
+    try:
+        parse_allow(text)
+    except BadAllowEntry as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text.strip()
+
+
+def add_guard_arguments(g: argparse._ActionsContainer, who: str = "temex") -> None:
+    """``--allow-private`` and ``--allow-host``: the address guard's two
+    explicit exceptions, under the same names in every command that fetches
+    (:mod:`temex.site.sources.netguard`)."""
+    g.add_argument("--allow-private", action="store_true",
+                   help=f"let {who} fetch every private, loopback and link-local address "
+                        "(refused by default, redirects and DNS answers included); for one "
+                        "site on this machine prefer --allow-host")
+    g.add_argument("--allow-host", action="append", default=[], type=allow_host,
+                   metavar="HOST[:PORT]",
+                   help="allow this address, network (10.0.0.0/8) or host name although it is "
+                        "not public, on PORT only when given (e.g. 127.0.0.1:8000); "
+                        "repeatable. Every other private address stays refused")
+
+
+def guard_settings(args: argparse.Namespace) -> tuple[bool, tuple[str, ...]]:
+    """``(allow_private, guard_allow)`` of :func:`add_guard_arguments`' flags."""
+    return bool(getattr(args, "allow_private", False)), tuple(getattr(args, "allow_host", ()))
 
 
 def add_method_arguments(p: argparse.ArgumentParser) -> None:
@@ -189,7 +245,10 @@ def load_page(path: str) -> Document | None:
 
     try:
         doc = parse(read_input(path), url="<stdin>" if is_stdio(path) else path)
-    except (OSError, ParseError) as e:
+    except OSError as e:
+        say(f"skipped {path}: cannot read ({os_reason(e)})")
+        return None
+    except ParseError as e:
         say(f"skipped {path}: {e}")
         return None
     reason = unusable(doc)

@@ -105,7 +105,7 @@ def run_content(args: argparse.Namespace) -> int:
         except OSError as e:
             say(f"{src}: cannot read ({e.strerror or e})", "content")
             return EXIT_FAILED
-        return _one_page(data, src.resolve().as_uri(), src.name, args)
+        return _one_page(data, args.dir, src.name, args)  # the path as given
     to_stdout = not args.output or is_stdio(args.output)
     if not src.is_dir():
         say(f"{src}: no such folder or file", "content")

@@ -4,10 +4,16 @@ removed once per template (:mod:`temex.crawler`, docs/CRAWL.md)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from .common import EXIT_FAILED, EXIT_OK
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_PARTIAL,
+    add_guard_arguments,
+    guard_settings,
+    say,
+)
 
 __all__ = ["add_parser", "cmd_crawl"]
 
@@ -40,8 +46,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         "wins when larger)")
     g.add_argument("--ignore-robots", action="store_true",
                    help="do not obey robots.txt (only for sites you run)")
-    g.add_argument("--allow-private", action="store_true",
-                   help="allow private, loopback and link-local addresses (local sites)")
+    add_guard_arguments(g, "the crawl")
     g.add_argument("--timeout", type=float, default=20.0, help="seconds per page (default 20)")
     g.add_argument("--max-bytes", type=int, default=5 * 1024 * 1024,
                    help="largest page in bytes (default 5 MiB)")
@@ -59,7 +64,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--site-index", choices=("sample", "all", "none"), default="sample",
                    help="repeated-text evidence from the first 24 pages (default, as temex "
                         "batch), from every page, or none")
-    c.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    c.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress on stderr (failed pages are still counted there)")
+    c.add_argument("--quiet-errors", action="store_true",
+                   help="with -q, not even the count of failed pages (the exit status, 4, "
+                        "still says it)")
     c.set_defaults(func=cmd_crawl)
     return c
 
@@ -67,10 +76,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def cmd_crawl(args: argparse.Namespace) -> int:
     from ..crawler import CrawlOptions, run_crawl
 
+    allow_private, guard_allow = guard_settings(args)
     opts = CrawlOptions(scope=args.scope, max_pages=args.max_pages, max_depth=args.depth,
                         sitemaps=not args.no_sitemaps, concurrency=args.concurrency,
                         delay=args.delay, respect_robots=not args.ignore_robots,
-                        allow_private=args.allow_private, timeout=args.timeout,
+                        allow_private=allow_private, guard_allow=guard_allow, timeout=args.timeout,
                         max_bytes=args.max_bytes, output_format=args.format,
                         warc=args.warc, dedupe=not args.no_dedupe, n_pages=args.n_pages,
                         cluster_threshold=args.cluster_threshold,
@@ -78,7 +88,12 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     _, summary = run_crawl(args.url, args.output, opts, progress=not args.quiet)
     if not summary["usable"]:  # said even with --quiet
         first = next((n for n in summary.get("first_errors", [])), "")
-        print(f"temex crawl: no page could be had from {summary['start']}"
-              + (f" ({first})" if first else ""), file=sys.stderr)
+        say(f"no page could be had from {summary['start']}"
+            + (f" ({first})" if first else ""), "crawl")
         return EXIT_FAILED
+    if summary.get("failed"):  # said even with -q: done, with failures
+        if not args.quiet_errors:
+            say(f"done with failures: {summary['failed']} of {summary['pages']} pages failed "
+                f"(reasons in {args.output}/index.jsonl); exit 4", "crawl")
+        return EXIT_PARTIAL
     return EXIT_OK

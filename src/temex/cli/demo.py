@@ -49,7 +49,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     with serve_folder(site.root) as base:
         url = base + site.key_pages[0]
         print(f"demo site served at {base}/ (from {site.root})")
-        exploration = explore(url, source=HttpSource(respect_robots=False))
+        # the address guard as everywhere: this loopback address and port only
+        source = HttpSource(respect_robots=False, allow_private=False,
+                            guard_allow=(base.split("//", 1)[1],))
+        exploration = explore(url, source=source)
         model = fit_exploration(exploration)
     for fmt, name in (("template", "template.html"), ("annotated", "annotated.html"),
                       ("content", "content.txt"), ("markdown", "content.md"),

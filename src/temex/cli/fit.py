@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_FAILED, EXIT_OK, is_stdio, load_page, positive_int
+from .common import EXIT_FAILED, EXIT_OK, is_stdio, load_page, positive_int, say
 
 if TYPE_CHECKING:
     from ..page.dom import Document
@@ -61,8 +61,8 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
     groups = cluster(docs)
     biggest = max(groups, key=len)
     if len(groups) > 1:
-        print(f"temex: pages form {len(groups)} structure clusters; fitting the largest "
-              f"({len(biggest)} of {len(docs)} pages)", file=sys.stderr)
+        say(f"pages form {len(groups)} structure clusters; fitting the largest "
+            f"({len(biggest)} of {len(docs)} pages)")
     docs = [docs[k] for k in biggest]
     models = []
     chosen = docs[:max(1, keys)]
@@ -97,7 +97,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
 
             saved = fit_saved(docs, args.method, args.keys, args.n_pages, args.site, tick)
     if len(docs) < 2:
-        print("temex: fit needs at least 2 usable pages of the site", file=sys.stderr)
+        say("needs at least 2 usable pages of the site")
         return EXIT_FAILED
     if is_stdio(args.output):
         sys.stdout.write(json.dumps(saved.to_dict(), ensure_ascii=False, indent=1) + "\n")
@@ -106,7 +106,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         saved.save(args.output)
     if args.quiet:
         return EXIT_OK
-    print(f"temex: template of {len(saved.keys)} key page(s), {len(saved.texts)} template "
-          f"texts, {len(saved.structure)} paths -> "
-          f"{'stdout' if is_stdio(args.output) else args.output}", file=sys.stderr)
+    say(f"template of {len(saved.keys)} key page(s), {len(saved.texts)} template "
+        f"texts, {len(saved.structure)} paths -> "
+        f"{'stdout' if is_stdio(args.output) else args.output}")
     return EXIT_OK

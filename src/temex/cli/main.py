@@ -17,7 +17,17 @@ from .. import __version__
 from ..errors import ParameterError, TemexError
 from . import batch, candidates, content, crawl, demo, extract, fit, serve, strip
 from . import eval as eval_
-from .common import EXIT_CODES, EXIT_FAILED, EXIT_USAGE, MissingExtra, UsageError
+from .common import (
+    EXIT_CODES,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    MissingExtra,
+    UsageError,
+    os_reason,
+    say,
+    set_command,
+)
 
 __all__ = ["build_parser", "main"]
 
@@ -40,13 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    set_command(args.command)
     try:
         return int(args.func(args))
     except (UsageError, ParameterError) as e:
-        print(f"temex {args.command}: error: {e}", file=sys.stderr)
+        say(f"error: {e}")
         return EXIT_USAGE
     except MissingExtra as e:
-        print(f"temex {args.command}: {e}", file=sys.stderr)
+        say(str(e))
         return EXIT_FAILED
     except BrokenPipeError:  # `temex ... | head`: the reader left; no message
         import os
@@ -55,14 +66,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FAILED
     except TemexError as e:
-        print(f"temex: {e}", file=sys.stderr)
+        say(str(e))
         return EXIT_FAILED
-    except OSError as e:
-        print(f"temex: {e.strerror or e}: {getattr(e, 'filename', '') or ''}".rstrip(": "),
-              file=sys.stderr)
+    except OSError as e:  # a path as given, then the reason: "out.json: Is a directory"
+        name = getattr(e, "filename", None)
+        say(f"{name}: {os_reason(e)}" if name else os_reason(e))
         return EXIT_FAILED
     except KeyboardInterrupt:
-        return 130
+        say(interrupted_hint(args.command))
+        return EXIT_INTERRUPTED
+
+
+def interrupted_hint(command: str) -> str:
+    """What Ctrl-C leaves: commands that keep their progress resume."""
+    if command in ("crawl", "batch"):
+        return "interrupted; run the same command again to resume (the work done is kept)"
+    return "interrupted"
 
 
 if __name__ == "__main__":

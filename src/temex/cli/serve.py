@@ -10,7 +10,16 @@ import socket
 import sys
 from typing import Any
 
-from .common import EXIT_FAILED, UsageError, at_least, positive_float, positive_int, require
+from .common import (
+    EXIT_FAILED,
+    UsageError,
+    add_guard_arguments,
+    at_least,
+    guard_settings,
+    positive_float,
+    positive_int,
+    require,
+)
 
 __all__ = ["add_parser", "loopback_hosts", "run_serve"]
 
@@ -23,13 +32,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=at_least(0), default=8000, help="port (default 8000)")
-    p.add_argument("--allow-private", action="store_true",
-                   help="let the server fetch private, loopback and link-local addresses "
-                        "(local use only; refused by default)")
+    add_guard_arguments(p, "the server")
     p.add_argument("--demo", action="store_true",
                    help="also serve the demo site shipped with temex on 127.0.0.1 and offer "
-                        "it as the example on the start page (lets the server fetch that "
-                        "loopback site; needs a loopback --host)")
+                        "it as the example on the start page (the server may fetch that "
+                        "address and port, nothing else of this machine)")
     p.add_argument("--max-jobs", type=positive_int, default=2,
                    help="jobs running at once (default 2)")
     p.add_argument("--max-loads", type=at_least(2), default=30,
@@ -85,11 +92,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..site.runner import Limits
 
     allowed = loopback_hosts(args.host)
-    if args.demo and allowed is None and not args.allow_private:
-        raise UsageError("--demo lets the server fetch a loopback site: bind to a loopback "
-                         "--host (the default 127.0.0.1) or add --allow-private")
-    limits = Limits(allow_private=args.allow_private or args.demo, max_jobs=args.max_jobs,
-                    max_loads=args.max_loads, job_timeout=args.job_timeout)
+    allow_private, guard_allow = guard_settings(args)
     with contextlib.ExitStack() as stack:
         example = None
         if args.demo:
@@ -100,12 +103,19 @@ def run_serve(args: argparse.Namespace) -> int:
             site = load_site(DEMO_SITE)
             base = stack.enter_context(serve_folder(site.root))
             example = base + site.key_pages[0]
-            print(f"temex serve: --demo: the demo site is served at {base}/ and the server "
-                  "may fetch loopback addresses", file=sys.stderr)
+            demo_address = base.split("//", 1)[1]  # 127.0.0.1:PORT
+            guard_allow += (demo_address,)
+            print(f"temex serve: --demo: the demo site is served at {base}/; the server may "
+                  f"fetch {demo_address} and no other address of this machine", file=sys.stderr)
+        limits = Limits(allow_private=allow_private, guard_allow=guard_allow,
+                        max_jobs=args.max_jobs, max_loads=args.max_loads,
+                        job_timeout=args.job_timeout)
         app = create_app(limits, allowed_hosts=allowed, example_url=example)
-        if args.allow_private:
-            print("temex: --allow-private: the server may fetch private and loopback "
-                  "addresses", file=sys.stderr)
-        print(f"temex: serving on http://{args.host}:{args.port}/", file=sys.stderr)
+        if allow_private:
+            print("temex serve: --allow-private: the server may fetch private, loopback and "
+                  "link-local addresses", file=sys.stderr)
+        for entry in args.allow_host:
+            print(f"temex serve: --allow-host: the server may fetch {entry}", file=sys.stderr)
+        print(f"temex serve: serving on http://{args.host}:{args.port}/", file=sys.stderr)
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

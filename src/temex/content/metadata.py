@@ -1,16 +1,26 @@
 """A page's metadata: title, authors, publication date, site name, language,
 canonical URL, description.
 
-Four sources, read in one pass over the parsed page, each field taken from the
+Sources, read in one pass over the parsed page, each field taken from the
 first source that has it in this order: JSON-LD (``<script
-type="application/ld+json">``: ``headline``/``name``, ``author``,
+type="application/ld+json">``: ``headline``/``name``, ``author`` (an
+``{"@id": ...}`` reference resolved against the page's other JSON-LD objects),
 ``datePublished``, ``publisher.name``, ``inLanguage``, ``url``,
 ``description``, ``@graph`` lists included), Open Graph (``og:*``,
 ``article:*``), plain ``<meta>`` (``author``, ``description``, ``date``,
 ``dc.*``, ``citation_*``), then the page itself (``<title>``, ``<html
-lang>``, ``<link rel=canonical>``, ``<time datetime>``) and its visible byline
-(``rel=author``, ``itemprop=author``, an element named ``byline``/``author``).
-``sources`` says which source gave each field.
+lang>``, ``<link rel=canonical>``, ``<time datetime>``), author markup
+(``rel=author``, ``itemprop=author``, an hCard ``fn``/``p-name`` in an author
+``vcard``/``h-card``) and last a visible byline (an element named
+``byline``/``author``). ``sources`` says which source gave each field.
+
+Visible text is never taken from the site's template (``template``: the
+mask of a fitted template; a share bar's "SHARE THIS ARTICLE" labelled
+``title_info_author`` is on every page), nor when it reads as a control
+("Share", "Follow", "Email", "RSS", ...). The canonical URL is an http(s)
+URL or nothing: a local file has none. ``encoding`` is the charset the page
+was decoded with; ``encoding_fallback`` says why, when its declared charset
+did not decode it (:mod:`temex.page.charset`).
 
 Used by the JSON reports (:meth:`temex.content.extract.Content.report`,
 :func:`temex.content.render.render`), batch rows, the crawl index and the
@@ -21,8 +31,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 from ..page.dom import Document
 
@@ -56,9 +67,16 @@ _META: dict[str, tuple[str, str]] = {
     "dc.title": ("title", "meta"), "dc.language": ("language", "meta"),
     "content-language": ("language", "meta"),
 }
-_SOURCE_ORDER = ("jsonld", "opengraph", "meta", "page", "byline")
-#: Fields read in another order: the page's own ``lang`` before ``og:locale``.
-_FIELD_ORDER = {"language": ("jsonld", "page", "meta", "opengraph", "byline")}
+_SOURCE_ORDER = ("jsonld", "opengraph", "meta", "page", "markup", "byline")
+#: Fields read in another order: the page's own ``lang`` before ``og:locale``;
+#: authors from structured data (JSON-LD, ``<meta name=author>``) first.
+_FIELD_ORDER = {"language": ("jsonld", "page", "meta", "opengraph", "markup", "byline"),
+                "authors": ("jsonld", "meta", "opengraph", "page", "markup", "byline")}
+#: Words of a control, not of a name: a byline holding one is a label.
+_CONTROL_WORDS = frozenset({"share", "follow", "subscribe", "email", "e-mail", "rss", "print",
+                            "tweet", "twitter", "facebook", "linkedin", "comments", "profile",
+                            "login", "log", "sign", "menu", "search"})
+_WORD = re.compile(r"[\w-]+")
 
 
 def _clean(s: str) -> str:
@@ -77,11 +95,14 @@ def base_url(doc: Document) -> str:
     return doc.url
 
 
-def _names(value: Any) -> list[str]:
-    """Author names of a JSON-LD ``author`` value (string, object, list)."""
+def _names(value: Any, ids: dict[str, dict[str, Any]] | None = None) -> list[str]:
+    """Author names of a JSON-LD ``author`` value (string, object, list); an
+    object that is only an ``@id`` reference is looked up in ``ids``."""
     out: list[str] = []
     items = value if isinstance(value, list) else [value]
     for v in items:
+        if isinstance(v, dict) and not isinstance(v.get("name"), str) and ids is not None:
+            v = ids.get(str(v.get("@id", "")), v)
         if isinstance(v, str):
             out.append(_clean(v))
         elif isinstance(v, dict) and isinstance(v.get("name"), str):
@@ -110,7 +131,8 @@ def _jsonld_objects(text: str) -> list[dict[str, Any]]:
 _ARTICLE = re.compile(r"article|posting|report|blog|news|webpage|creativework", re.IGNORECASE)
 
 
-def _from_jsonld(obj: dict[str, Any], put: Any) -> None:
+def _from_jsonld(obj: dict[str, Any], put: Any,
+                 ids: dict[str, dict[str, Any]] | None = None) -> None:
     kind = obj.get("@type", "")
     kinds = " ".join(kind) if isinstance(kind, list) else str(kind)
     if kinds.lower() in ("website", "organization"):
@@ -124,12 +146,14 @@ def _from_jsonld(obj: dict[str, Any], put: Any) -> None:
             put("title", _clean(obj[key]), "jsonld")
             break
     if "author" in obj:
-        put("authors", _names(obj["author"]), "jsonld")
+        put("authors", _names(obj["author"], ids), "jsonld")
     for key in ("datePublished", "dateCreated"):
         if isinstance(obj.get(key), str):
             put("date", _clean(obj[key]), "jsonld")
             break
     pub = obj.get("publisher")
+    if isinstance(pub, dict) and not isinstance(pub.get("name"), str) and ids is not None:
+        pub = ids.get(str(pub.get("@id", "")), pub)
     if isinstance(pub, dict) and isinstance(pub.get("name"), str):
         put("site_name", _clean(pub["name"]), "jsonld")
     if isinstance(obj.get("inLanguage"), str):
@@ -148,15 +172,64 @@ def _byline(doc: Document, i: int) -> str:
     text = _BY.sub("", text).strip(" ,|·-–—")
     if not text or len(text) > _BYLINE_MAX or not any(c.isalpha() for c in text):
         return ""
+    if any(w in _CONTROL_WORDS for w in _WORD.findall(text.lower())):
+        return ""  # "SHARE THIS ARTICLE", "Follow Author", "View Profile Email RSS"
     return _clean(text)
 
 
-def page_metadata(doc: Document) -> dict[str, Any]:
+def _names_of(doc: Document, i: int) -> str:
+    return (doc.id[i] + " " + " ".join(doc.classes[i])).lower()
+
+
+def _hcard_name(doc: Document, i: int) -> bool:
+    """``i`` is the name of an author's hCard: class ``fn`` (``p-name``) in a
+    ``vcard`` (``h-card``) that is, or is inside, an element named author."""
+    if not {"fn", "p-name"} & set(doc.classes[i]):
+        return False
+    j, card = doc.parent[i], -1
+    for _ in range(4):
+        if j < 0:
+            return False
+        if {"vcard", "h-card"} & set(doc.classes[j]):
+            card = j
+            break
+        j = doc.parent[j]
+    k = card
+    for _ in range(4):
+        if k < 0:
+            break
+        if _NAME_WORD.search(_names_of(doc, k)):
+            return True
+        k = doc.parent[k]
+    return False
+
+
+def _add_name(names: list[str], name: str) -> None:
+    """Add a co-author; a name inside one already found replaces it (the
+    markup of "Ann Lee, @annlee" holds the link "Ann Lee")."""
+    for k, old in enumerate(names):
+        if name in old:
+            names[k] = name
+            return
+        if old in name:
+            return
+    names.append(name)
+
+
+def _local(url: str) -> bool:
+    return not url.lower().startswith(("http://", "https://"))
+
+
+def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict[str, Any]:
     """The metadata of ``doc``: every field of :data:`FIELDS` (``authors`` a
-    list, the others a string; missing ones ``None``/empty list) and
+    list, the others a string; missing ones ``None``/empty list),
     ``sources``: the source of each field found (``jsonld``, ``opengraph``,
-    ``meta``, ``page``, ``byline``)."""
+    ``meta``, ``page``, ``markup``, ``byline``), ``encoding`` and, when the
+    declared charset failed, ``encoding_fallback``. Elements of ``template``
+    (one bool per element of ``doc``) give no visible text (bylines, dates)."""
     found: dict[str, dict[str, Any]] = {s: {} for s in _SOURCE_ORDER}
+    in_template = (template if template is not None and len(template) == len(doc)
+                   else None)
 
     def put(name: str, value: Any, source: str) -> None:
         if value and name not in found[source]:
@@ -167,6 +240,8 @@ def page_metadata(doc: Document) -> dict[str, Any]:
         put("language", lang, "page")
     base = base_url(doc)
     byline_done = False
+    markup_block = -1  # the element holding the first author markup
+    jsonld: list[dict[str, Any]] = []
     for i in range(len(doc)):
         t = doc.tag[i]
         a = dict(doc.attrs[i]) if doc.attrs[i] else {}
@@ -179,7 +254,7 @@ def page_metadata(doc: Document) -> dict[str, Any]:
             if name in ("datepublished", "datecreated"):
                 put("date", content, "meta")
             elif name == "author" and a.get("itemprop"):
-                put("authors", [content], "byline")
+                put("authors", [content], "markup")
             elif name in _META:
                 f, src = _META[name]
                 if f == "authors":
@@ -198,8 +273,9 @@ def page_metadata(doc: Document) -> dict[str, Any]:
                     "page")
         elif t == "script":
             if a.get("type", "").strip().lower() == "application/ld+json":
-                for obj in _jsonld_objects(doc.elements[i].text() or ""):
-                    _from_jsonld(obj, put)
+                jsonld.extend(_jsonld_objects(doc.elements[i].text() or ""))
+        elif in_template is not None and in_template[i]:
+            continue  # the site's template: no byline, no date from its text
         elif t == "time" and doc.body >= 0 and i > doc.body:
             dt = a.get("datetime", "").strip()
             if dt and (a.get("pubdate") is not None or "published" in
@@ -207,19 +283,30 @@ def page_metadata(doc: Document) -> dict[str, Any]:
                 put("date", _clean(dt), "page")
             elif dt:
                 put("date", _clean(dt), "byline")
-        if doc.body >= 0 and i > doc.body and not byline_done and t not in ("meta", "link"):
+        if doc.body >= 0 and i > doc.body and t not in ("meta", "link"):
             is_author = bool(a) and ("author" in a.get("rel", "").lower().split()
                                      or a.get("itemprop", "").strip().lower() == "author")
-            named = False
-            if not is_author and (doc.id[i] or doc.classes[i]):  # else names is " "
-                names = (doc.id[i] + " " + " ".join(doc.classes[i])).lower()
-                named = (bool(names.strip()) and bool(_NAME_WORD.search(names))
-                         and "comment" not in names)
-            if is_author or named:
+            if is_author or _hcard_name(doc, i):
                 name = _byline(doc, i)
-                if name:
-                    put("authors", [name], "byline")
-                    byline_done = True
+                names_found = found["markup"].get("authors")
+                if name and names_found is None:
+                    put("authors", [name], "markup")
+                    # co-authors: more author markup near the first ("A and B")
+                    up = doc.parent[i] if doc.parent[i] >= 0 else i
+                    markup_block = doc.parent[up] if doc.parent[up] >= 0 else up
+                elif name and names_found and i < markup_block + doc.size[markup_block]:
+                    _add_name(names_found, name)
+            elif not byline_done and (doc.id[i] or doc.classes[i]):  # else names is " "
+                names = _names_of(doc, i)
+                if (bool(names.strip()) and bool(_NAME_WORD.search(names))
+                        and "comment" not in names):
+                    name = _byline(doc, i)
+                    if name:
+                        put("authors", [name], "byline")
+                        byline_done = True
+    ids = {str(o["@id"]): o for o in jsonld if isinstance(o.get("@id"), str)}
+    for obj in jsonld:
+        _from_jsonld(obj, put, ids)
     out: dict[str, Any] = {f: ([] if f == "authors" else None) for f in FIELDS}
     sources: dict[str, str] = {}
     for f in FIELDS:
@@ -231,15 +318,28 @@ def page_metadata(doc: Document) -> dict[str, Any]:
                 break
     if out["canonical"] and base and not urlsplit(out["canonical"]).scheme:
         out["canonical"] = urljoin(base, out["canonical"])
+    if out["canonical"] and _local(out["canonical"]):  # a file's path is no canonical URL
+        out["canonical"] = None
+        sources.pop("canonical", None)
     out["sources"] = sources
+    out["encoding"] = str(doc.encoding)
+    fallback = getattr(doc.encoding, "reason", "")
+    if fallback:
+        out["encoding_fallback"] = fallback
     return out
 
 
 def front_matter(meta: dict[str, Any], url: str = "") -> str:
     """YAML front matter (``---`` lines) of :func:`page_metadata`'s fields;
-    values written as JSON strings (valid YAML), missing fields left out."""
+    values written as JSON strings (valid YAML), missing fields left out.
+    ``url`` is where the page came from: an http(s) URL is written as
+    ``url:``, a local file (a path, or a ``file:`` URI) as ``source:`` (its
+    path)."""
     lines = ["---"]
-    if url:
+    if url and _local(url):
+        path = unquote(urlsplit(url).path) if url.lower().startswith("file:") else url
+        lines.append(f"source: {json.dumps(path, ensure_ascii=False)}")
+    elif url:
         lines.append(f"url: {json.dumps(url, ensure_ascii=False)}")
     for f in FIELDS:
         v = meta.get(f)

@@ -222,10 +222,11 @@ def render(model: TemplateModel, fmt: str) -> str:
         return fn(model) + "\n"
     if fmt == "json":
         from . import extract as main_content
+        from .metadata import page_metadata
 
         out = report(model)
         main = main_content.extract_content(model.key, None, model.template)
-        out["metadata"] = main.metadata()
+        out["metadata"] = page_metadata(model.key, model.template)  # nothing from the template
         out["content"] = {"text": main.text(), "empty": not main.chosen,
                           "reason": main.reason or None}
         return json.dumps(out, indent=2, ensure_ascii=False) + "\n"

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ParameterError, TemexError
+from ..site.sources.netguard import check_url
 from .fetch import CrawlSource, FetchStats, crawl_frontier, print_progress
 from .options import CrawlOptions
 from .process import PageResult, process_pages
@@ -45,6 +46,8 @@ def _prepare(url: str, outdir: Path, opts: CrawlOptions) -> tuple[CrawlState, st
     start = canonical(url)
     if start is None:
         raise ParameterError("url", "an http(s) URL", url)
+    if not opts.allow_private:  # said before OUTDIR is made; every later hop is checked too
+        check_url(start, False, opts.guard_allow)
     scope = canonical(opts.scope) if opts.scope else default_scope(start)
     if scope is None:
         raise ParameterError("scope", "an http(s) URL prefix", opts.scope)
@@ -82,7 +85,8 @@ def run_crawl(url: str, outdir: str | Path, options: CrawlOptions | None = None,
     state, start, scope, mode = _prepare(url, out, opts)
     source = CrawlSource(timeout=opts.timeout, max_bytes=opts.max_bytes,
                          concurrency=max(1, opts.concurrency),
-                         respect_robots=opts.respect_robots, allow_private=opts.allow_private)
+                         respect_robots=opts.respect_robots, allow_private=opts.allow_private,
+                         guard_allow=tuple(opts.guard_allow))
     warc = WarcWriter(out / "responses.warc.gz") if opts.warc else None
     try:
         if progress:

@@ -18,7 +18,9 @@ class CrawlOptions:
     Politeness: ``concurrency`` (requests at a time), ``delay`` (seconds
     between request starts; robots.txt ``Crawl-delay`` wins when larger),
     ``respect_robots``, ``allow_private`` (else the address guard refuses
-    private, loopback and link-local addresses), ``timeout``, ``max_bytes``.
+    private, loopback and link-local addresses), ``guard_allow`` (the guard's
+    allow-list: ``"127.0.0.1:8000"`` lets a local site in and nothing else;
+    :func:`temex.site.sources.netguard.parse_allow`), ``timeout``, ``max_bytes``.
     Processing: ``output_format`` (``markdown`` or ``text``),
     ``n_pages`` (pages compared with each template's key page),
     ``cluster_threshold``, ``dedupe`` and ``near_dup_bits`` (near-duplicates:
@@ -39,6 +41,7 @@ class CrawlOptions:
     delay: float = 0.0
     respect_robots: bool = True
     allow_private: bool = False
+    guard_allow: tuple[str, ...] = ()
     timeout: float = 20.0
     max_bytes: int = 5 * 1024 * 1024
     output_format: str = "markdown"

@@ -213,6 +213,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
     results (crawl order: depth, then URL) and the processing counts."""
     raw = outdir / "raw"
     rows = state.pages(("done", "error", "skipped"))
+    skipped = {row["url"] for row in rows if row["state"] == "skipped"}
     results: list[PageResult] = []
     docs: list[tuple[PageResult, PageRow, Document]] = []
     for row in rows:
@@ -365,5 +366,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
               "duplicates": sum(1 for r in results if r.duplicate_of),
               "files_written": n_written, "files_unchanged": n_same,
               "errors": sum(1 for r in results if r.error),
+              # failures: pages that could not be had or used (robots.txt skips are not)
+              "failed": sum(1 for r in results if r.error and r.url not in skipped),
               "empty": sum(1 for r, _, _ in docs if not r.text)}
     return results, counts

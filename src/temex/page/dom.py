@@ -130,7 +130,11 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
     pages mixing the two keep both). UTF-32 marks and UTF-16 without a mark
     (every other byte NUL) are recognised; a ``<meta>`` naming no charset
     (``base64``, ``idna``, an unknown label) is ignored.
-    Undecodable bytes become U+FFFD: no page is rejected for its encoding.
+    A declared charset that does not decode the bytes is not obeyed blindly
+    (:func:`temex.page.charset.declared_charset_failed`: windows-1252 for a
+    few stray bytes, charset detection for many); the encoding returned then
+    says so (a :class:`~temex.page.charset.CharsetFallback`). No page is
+    rejected for its encoding.
     This is the HTML Standard's sniffing with UTF-8 validity checked first,
     the rule ../shared/data used to store its pages.
     """
@@ -152,10 +156,9 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
             continue
     if not candidates:  # undeclared: UTF-8 where valid, windows-1252 elsewhere
         return data.decode("utf-8", errors="temex.cp1252"), "cp1252"
-    try:
-        return data.decode(candidates[0], errors="replace"), candidates[0]
-    except (UnicodeError, LookupError):
-        return data.decode("cp1252", errors="replace"), "cp1252"
+    from .charset import declared_charset_failed  # broken pages only
+
+    return declared_charset_failed(data, candidates)
 
 
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))

@@ -312,8 +312,12 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         (``DEFAULT_MAX_LOADS`` with the default ``n``: the budget chosen
         leaving one site out in bench/bench_explore.py).
     source : PageSource, optional
-        Where pages come from; default a fresh :class:`HttpSource`. The source's
-        connections are closed at the end (its counters and cache stay).
+        Where pages come from; default a fresh :class:`HttpSource` with the
+        address guard on (private, loopback and link-local addresses refused,
+        :mod:`temex.site.sources.netguard`; pass
+        ``HttpSource(guard_allow=["127.0.0.1:8000"], allow_private=False)`` for
+        a local site). The source's connections are closed at the end (its
+        counters and cache stay).
     same_host : bool
         Only follow links to the key page's exact host (default: same
         registrable domain).
@@ -366,7 +370,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         raise ParameterError("max_loads", "an int >= 2", max_loads)
     if order not in ORDERS:
         raise ParameterError("order", f"one of {ORDERS}", order)
-    src: PageSource = source if source is not None else HttpSource(concurrency=concurrency)
+    src: PageSource = (source if source is not None
+                       else HttpSource(concurrency=concurrency, allow_private=False))
     hits0, net0 = src.n_cache_hits, src.n_network
     t0 = time.perf_counter()
     try:

@@ -52,7 +52,8 @@ class Limits:
     keep_jobs: int = 50          #: finished jobs kept in memory
     max_url_length: int = 2048
     allow_private: bool = False  #: lift the address rule (``--allow-private``)
-    guard_allow: tuple[str, ...] = field(default_factory=tuple)  #: explicit allow-list
+    #: allow-list of the guard (``--allow-host``; :func:`~temex.site.sources.netguard.parse_allow`)
+    guard_allow: tuple[str, ...] = field(default_factory=tuple)
 
 
 class NoTemplateFound(PageLoadError):
@@ -227,12 +228,15 @@ async def extract_url_async(opts: UrlOptions, limits: Limits | None = None,
                             source: Any = None) -> UrlResult:
     """Explore the site of ``opts.url`` and extract the template of that page.
 
+    Without ``limits`` the server's caps and its address guard apply
+    (:class:`Limits`: private addresses refused).
+
     Raises :class:`temex.web.security.UrlRefused` for a refused URL,
     :class:`temex.errors.PageLoadError` when the key page cannot be loaded,
     :class:`NoTemplateFound` when no page sharing the template was found,
     ``asyncio.TimeoutError`` past ``limits.job_timeout``.
     """
-    limits = limits or Limits(allow_private=True)
+    limits = limits or Limits()
     opts = opts.capped(limits)
     await asyncio.to_thread(check_url, opts.url, limits.allow_private, limits.guard_allow,
                             max_length=limits.max_url_length)

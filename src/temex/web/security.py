@@ -7,7 +7,8 @@
   and (in :class:`temex.site.sources.http.HttpSource` and
   :class:`temex.site.sources.browser.BrowserSource`) on every redirect and request.
   The rule itself is :func:`temex.site.sources.netguard.check_address`;
-  ``--allow-private`` lifts it for local use.
+  ``--allow-host HOST[:PORT]`` makes one exception (``--demo``: the demo
+  server's own address and port), ``--allow-private`` lifts it for local use.
 * **Caps per job** — pages loaded, CS size, bytes per page, seconds per job.
 * **Concurrency** — at most ``max_jobs`` jobs run at once; a request beyond
   that gets HTTP 429 (:class:`JobSlots`).

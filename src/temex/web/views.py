@@ -12,9 +12,11 @@ Every view is the key page's own HTML with
   and images load from the site;
 * one ``<style>`` that makes the view: hide non-template nodes (template), hide
   template nodes (content), outline them (highlight);
-* ``<meta http-equiv=refresh>`` and ``<noscript>`` removed (scripts never run
-  in the shown page; the app serves views with ``Content-Security-Policy:
-  sandbox`` inside an ``<iframe sandbox>``).
+* ``<meta http-equiv=refresh>``, ``<noscript>``, ``<script>`` and inline
+  event handlers (``on*`` attributes) removed: scripts never run in the shown
+  page (the app serves views with ``Content-Security-Policy: sandbox`` inside
+  an ``<iframe sandbox>``), and a script left in it only made the browser log
+  "Blocked script execution" for each one.
 """
 
 from __future__ import annotations
@@ -73,8 +75,13 @@ def view_base(model: TemplateModel, base_url: str | None = None) -> str:
         tag = doc.tag[i]
         if tag == "base" and el.attributes.get("href"):
             has_base = True
-    for el in list(copy.css("noscript, meta[http-equiv]")):
-        if el.tag == "noscript" or (el.attributes.get("http-equiv") or "").lower() == "refresh":
+    for el in els:  # inline handlers: blocked by the sandbox, and logged as such
+        handlers = [a for a in el.attributes if a.lower().startswith("on")]
+        for a in handlers:
+            del el.attrs[a]
+    for el in list(copy.css("noscript, script, meta[http-equiv]")):
+        if el.tag in ("noscript", "script") or \
+                (el.attributes.get("http-equiv") or "").lower() == "refresh":
             el.decompose()
     out = _serialize(copy)
     inject = '<meta name="referrer" content="no-referrer">'

@@ -41,7 +41,7 @@ from urllib.parse import urljoin, urlsplit
 
 from .base import FetchResult, PageSource
 from .cache import DiskCache
-from .netguard import AddressRefused, check_address
+from .netguard import AddressRefused, Unresolvable, check_address, default_port
 
 __all__ = ["CHROMIUM_ARGS", "BrowserSource", "BrowserUnavailable", "chromium_path"]
 
@@ -162,7 +162,7 @@ class BrowserSource(PageSource):
         self._lock: asyncio.Lock | None = None
         self._sem: asyncio.Semaphore | None = None
         self._concurrency = max(1, concurrency)
-        self._checked: dict[str, str | None] = {}
+        self._checked: dict[tuple[str, int | None], str | None] = {}
         self._pending: dict[int, str] = {}  # id(page) -> checked redirect target
         self._blackhole: _Blackhole | None = None
 
@@ -177,13 +177,19 @@ class BrowserSource(PageSource):
         if self.allow_private:
             return None
         host = parts.hostname
-        if host not in self._checked:
+        try:
+            port = parts.port or default_port(parts.scheme)
+        except ValueError:
+            return f"bad port in {url[:100]!r}"
+        if (host, port) not in self._checked:
             try:
-                await asyncio.to_thread(check_address, host, self.guard_allow)
-                self._checked[host] = None
+                await asyncio.to_thread(check_address, host, self.guard_allow, port=port)
+                self._checked[host, port] = None
+            except Unresolvable as e:
+                self._checked[host, port] = str(e)
             except AddressRefused as e:
-                self._checked[host] = f"refused: {e}"
-        reason = self._checked[host]
+                self._checked[host, port] = f"refused: {e}"
+        reason = self._checked[host, port]
         if reason:
             self.refused.append(url)
         return reason

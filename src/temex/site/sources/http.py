@@ -36,7 +36,13 @@ from yarl import URL
 
 from .base import HTML_TYPES, FetchResult, PageSource, content_type
 from .cache import DiskCache
-from .netguard import AddressRefused, _allowed, check_address, is_public_address
+from .netguard import (
+    AddressRefused,
+    Unresolvable,
+    check_address,
+    is_allowed,
+    is_public_address,
+)
 
 try:  # optional: brotli ("br") content coding
     import brotli
@@ -117,20 +123,21 @@ class _Decoder:
 
 class _GuardResolver(AbstractResolver):
     """DNS resolver that drops refused addresses, so the address connected to
-    is one the guard accepted (no DNS rebinding between check and connect)."""
+    is one the guard accepted (no DNS rebinding between check and connect).
+    ``inner`` is the resolver asked (aiohttp's default one)."""
 
-    def __init__(self, allow: tuple[str, ...]) -> None:
-        self._inner = DefaultResolver()
+    def __init__(self, allow: tuple[str, ...], inner: AbstractResolver | None = None) -> None:
+        self._inner = inner or DefaultResolver()
         self._allow = allow
 
     async def resolve(self, host: str, port: int = 0,
                       family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
-        import ipaddress
         res = await self._inner.resolve(host, port, family)
         ok = [r for r in res if is_public_address(r["host"])
-              or _allowed(ipaddress.ip_address(r["host"]), self._allow)]
-        if not ok:
-            raise OSError(f"{host}: refused non-public address")
+              or is_allowed(r["host"], self._allow, r["port"] or port or None)]
+        if not ok:  # an OSError, as aiohttp expects of a resolver; said as a refusal
+            said = f"{host} resolves to {res[0]['host']}," if res else f"{host}:"
+            raise AddressRefused(f"{said} not a public address")
         return ok
 
     async def close(self) -> None:
@@ -232,9 +239,10 @@ class HttpSource(PageSource):
             return u
         if page and not self.allow_private:  # before robots.txt: nothing is sent
             try:
-                await asyncio.to_thread(check_address, u.host or "", self.guard_allow)
+                await asyncio.to_thread(check_address, u.host or "", self.guard_allow,
+                                        port=u.port)
             except AddressRefused as e:
-                return FetchResult(url, url, error=f"refused: {e}")
+                return FetchResult(url, url, error=_refusal(e))
         if page and self.respect_robots:
             refusal = await self._robots_refusal(u)
             if refusal:
@@ -260,9 +268,10 @@ class HttpSource(PageSource):
                     raise _Refused(f"redirect to unsupported URL {current!r}")
                 if not self.allow_private:
                     try:
-                        await asyncio.to_thread(check_address, u.host, self.guard_allow)
+                        await asyncio.to_thread(check_address, u.host, self.guard_allow,
+                                                port=u.port)
                     except AddressRefused as e:
-                        raise _Refused(f"refused: {e}") from None
+                        raise _Refused(_refusal(e)) from None
                 session = self._get_session()
                 sem = self._host_sem.setdefault(u.host, asyncio.Semaphore(self.concurrency))
                 extra = self.request_headers(url) if current == url else None
@@ -303,6 +312,8 @@ class HttpSource(PageSource):
             return FetchResult(url, current, error=f"timeout ({kind})", redirects=redirects)
         except aiohttp.ClientConnectorError as e:
             err = e.os_error
+            if isinstance(err, AddressRefused):  # the guard's resolver
+                return FetchResult(url, current, error=f"refused: {err}", redirects=redirects)
             if isinstance(err, socket.gaierror):  # DNS: the name does not resolve
                 return FetchResult(url, current, error=f"cannot resolve {e.host} "
                                    f"({(err.strerror or str(err)).lower()})", redirects=redirects)
@@ -411,6 +422,12 @@ class HttpSource(PageSource):
         if res.status and 400 <= res.status < 500:
             return None
         return res.error or "unreachable"
+
+
+def _refusal(e: AddressRefused) -> str:
+    """The error of a URL the guard stopped: a refusal, or a name without
+    an address said as such."""
+    return str(e) if isinstance(e, Unresolvable) else f"refused: {e}"
 
 
 def _first_line(e: BaseException) -> str:

@@ -226,8 +226,9 @@ function drawGraph(g) {
   box.textContent = "";
   const W = 300, H = 200, cx = W / 2, cy = 40, R = 120;
   const svg = document.createElementNS(SVG, "svg");
-  // room on the right for the labels (up to 22 characters) of the rightmost nodes
-  svg.setAttribute("viewBox", `0 0 ${W + 130} ${H}`);
+  // Nodes are labelled with short numbers (the list under the picture gives
+  // each page's whole path): a path as a label was cut or ran into others.
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "links among the explored pages");
   const pos = {};
@@ -259,20 +260,28 @@ function drawGraph(g) {
     c.appendChild(t);
     svg.appendChild(c);
     const label = document.createElementNS(SVG, "text");
-    label.setAttribute("x", (x + 10).toFixed(1)); label.setAttribute("y", (y + 4).toFixed(1));
-    label.textContent = n.role === "key" ? "key" : shortPath(n.url);
+    // above and right of its node: edges leave nodes sideways and downwards
+    label.setAttribute("x", (x + (n.role === "key" ? 13 : 7)).toFixed(1));
+    label.setAttribute("y", (y + (n.role === "key" ? 5 : -8)).toFixed(1));
+    label.textContent = n.role === "key" ? "key" : String(others.indexOf(n) + 1);
     svg.appendChild(label);
   }
   box.appendChild(svg);
+  const list = el("ol", { id: "graph-pages" });
+  for (const n of others) {
+    const li = el("li", {}, pathOf(n.url) + (n.role === "cs" ? "" : " (explored)"));
+    li.title = n.url;
+    list.appendChild(li);
+  }
+  box.appendChild(list);
   const cap = el("p", {}, `${g.mutual.length} mutual link(s) among ${others.length} page(s); ` +
                  "blue: CS pages and their mutual links, dashed: links from the key page.");
   cap.className = "legend";
   box.appendChild(cap);
 }
 
-function shortPath(u) {
-  try { const p = new URL(u).pathname; return p.length > 22 ? "…" + p.slice(-21) : p; }
-  catch (e) { return u.slice(0, 22); }
+function pathOf(u) {
+  try { const p = new URL(u); return p.pathname + p.search; } catch (e) { return u; }
 }
 
 function setView(v) {
