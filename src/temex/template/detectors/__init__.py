@@ -70,9 +70,10 @@ def _register_collection_detectors() -> None:
 METHOD_PARAMS = {
     "vote": ("equality", "threshold", "evidence", "region", "region_threshold", "max_cells",
              "evidence_share", "record_share", "closure", "digits", "title", "site_title",
-             "query_forms"),
+             "query_forms", "link_types"),
     "intersect": ("equality", "evidence", "region", "max_cells", "evidence_share",
-                  "record_share", "closure", "digits", "title", "site_title", "query_forms"),
+                  "record_share", "closure", "digits", "title", "site_title", "query_forms",
+                  "link_types"),
     "rtdm": ("region", "max_cells"),
     "chunks": ("threshold", "tag_path", "boundary", "alt", "region"),
 }

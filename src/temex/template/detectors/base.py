@@ -17,6 +17,7 @@ from .rules import (
     DEFAULT_EVIDENCE_SHARE,
     DEFAULT_RECORD_SHARE,
     DEFAULT_REGION,
+    LINK_TYPE_TEXT,
     apply_region,
     mapped_mask,
     page_title,
@@ -73,7 +74,8 @@ class BaseDetector(FittedMixin):
                  evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, digits: bool = True, title: bool = True,
-                 site_title: bool = True, query_forms: bool = True) -> None:
+                 site_title: bool = True, query_forms: bool = True,
+                 link_types: int | None = LINK_TYPE_TEXT) -> None:
         self.equality = equality
         self.evidence = evidence
         self.region = region
@@ -85,6 +87,7 @@ class BaseDetector(FittedMixin):
         self.title = title
         self.site_title = site_title
         self.query_forms = query_forms
+        self.link_types = link_types
 
     def get_params(self) -> dict[str, Any]:
         """Parameters as given to ``__init__`` (scikit-learn's convention)."""
@@ -123,7 +126,7 @@ class BaseDetector(FittedMixin):
     def _title_rules(self, pages: Sequence[Document]) -> dict[str, Any]:
         """The title rules' arguments of :func:`.rules.apply_region`."""
         return {"site_titles": site_titles(pages) if self.site_title else (),
-                "query_forms": self.query_forms}
+                "query_forms": self.query_forms, "link_types": self.link_types}
 
     def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:
         return self._page_masks(key, page, eq)[0]

@@ -44,7 +44,7 @@ from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "find_query_forms", "follow_parent", "head_zone", "kind_mask",
-           "mapped_mask",
+           "link_type_chrome", "mapped_mask",
            "page_title", "record_groups", "refine_region", "subdocument", "supported_mapping",
            "table_headers", "title_nodes", "whole_table", "widen_to_title"]
 
@@ -512,12 +512,75 @@ def head_zone(doc: Document, template: list[bool], region: int,
     return template
 
 
+#: HTML link types (the HTML standard's ``rel`` keywords) of a page kind's
+#: link lists (:func:`link_type_chrome`): ``tag`` (tags and categories),
+#: ``prev`` / ``next`` (the neighbouring pages of a series or a listing).
+CHROME_LINK_TYPES = frozenset({"tag", "prev", "next"})
+
+#: Most characters of text outside links in a :func:`link_type_chrome` list:
+#: about two lines of labels ("This entry was posted in", "Bookmark the").
+#: Chosen leave-one-site-out among 100, 200 and 400 (docs/BENCHMARKS.md).
+LINK_TYPE_TEXT = 200
+
+
+def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
+                     max_text: int = LINK_TYPE_TEXT) -> list[int]:
+    """Roots of the page kind's link lists inside ``region``, told by their
+    HTML link types (our rule, issue 22 cause 4): the largest elements at
+    least half of whose links are of a :data:`CHROME_LINK_TYPES` type, with
+    at most ``max_text`` characters outside links, holding none of ``avoid``
+    (the title). Tag and category lines ("Posted in X | Tagged a, b"), the
+    links to the previous and next post: the data README's convention calls
+    them template, and no vote can, since their text differs on every page.
+    Links without such a type (a listing's titles, a post's own links) keep
+    an element out. O(size of the region)."""
+    n = len(doc)
+    links = [0] * n
+    typed = [0] * n
+    other = [0] * n
+    in_link = [False] * n
+    ignored = doc.ignored_mask()
+    inside = doc.descendants(region)
+    for i in inside:
+        in_link[i] = doc.tag[i] == "a" or (i != region and in_link[doc.parent[i]])
+    for i in reversed(inside):
+        if ignored[i]:
+            continue
+        if doc.tag[i] == "a":
+            attrs = dict(doc.attrs[i])
+            if attrs.get("href") is not None:
+                links[i] += 1
+                if CHROME_LINK_TYPES.intersection(attrs.get("rel", "").lower().split()):
+                    typed[i] += 1
+        if not in_link[i]:
+            other[i] += len(doc.text[i])
+        if i != region:
+            p = doc.parent[i]
+            links[p] += links[i]
+            typed[p] += typed[i]
+            other[p] += other[i]
+    held: set[int] = set()
+    for a in avoid:
+        held.add(a)
+        held.update(doc.ancestors(a))
+    out = []
+    i, end = region + 1, region + doc.size[region]
+    while i < end:
+        if typed[i] and 2 * typed[i] >= links[i] and other[i] <= max_text and i not in held:
+            out.append(i)
+            i += doc.size[i]
+        else:
+            i += 1
+    return out
+
+
 def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_REGION,
                  inside_template: Sequence[bool] | None = None,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, seen: Collection[str] = (),
                  info: dict[str, int] | None = None, title: bool = True,
-                 site_titles: Sequence[str] = (), query_forms: bool = True) -> list[bool]:
+                 site_titles: Sequence[str] = (), query_forms: bool = True,
+                 link_types: int | None = LINK_TYPE_TEXT) -> list[bool]:
     """Mark every non-template node of ``<body>`` outside the content region as
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
@@ -533,7 +596,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     title's container keeps the majority vote), and what lies between the
     title and the text is content (:func:`head_zone`). ``site_titles``
     (the compared pages' titles, :func:`title_nodes`) and ``query_forms``
-    (:func:`head_zone`) go to the title rules."""
+    (:func:`head_zone`) go to the title rules. With ``closure`` and
+    ``link_types`` (a number of characters, None: off), the page kind's link
+    lists told by their link types are template (:func:`link_type_chrome`)."""
     region = content_region(doc, template, coverage, records=closure)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
@@ -581,6 +646,12 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if closure:
         follow_parent(doc, out, region)
         table_headers(doc, out, region)
+    if closure and link_types is not None:
+        titles = [t for t in title_nodes(doc, out, seen, site_titles)
+                  if doc.is_ancestor(region, t)][:1]
+        for r in link_type_chrome(doc, region, titles, link_types):
+            for j in doc.descendants(r):
+                out[j] = True
     # The region's root is the element the page's content was poured into
     # (the gold's content element); it is content even when a template
     # control (an "edit" button) sits inside it. The template then is no

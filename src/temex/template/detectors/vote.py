@@ -21,6 +21,7 @@ from .rules import (
     DEFAULT_EVIDENCE_SHARE,
     DEFAULT_RECORD_SHARE,
     DEFAULT_REGION,
+    LINK_TYPE_TEXT,
     apply_region,
     kind_mask,
 )
@@ -89,6 +90,11 @@ class VoteDetector(BaseDetector):
         Between the title and the text, a form that queries (a search
         panel, a filter or sorting bar: :func:`.rules.find_query_forms`)
         stays template (:func:`.rules.head_zone`).
+    link_types : int or None, default 200
+        Inside the region, a list of links most of which have the HTML link
+        type ``tag``, ``prev`` or ``next`` (tag and category lines, the
+        previous / next post), with at most this many characters outside
+        its links, is template (:func:`.rules.link_type_chrome`); None: off.
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
         lists, whole widgets; :func:`.rules.follow_parent`: text-free
@@ -117,9 +123,10 @@ class VoteDetector(BaseDetector):
                  evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, digits: bool = True, title: bool = True,
-                 site_title: bool = True, query_forms: bool = True) -> None:
+                 site_title: bool = True, query_forms: bool = True,
+                 link_types: int | None = LINK_TYPE_TEXT) -> None:
         super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
-                         closure, digits, title, site_title, query_forms)
+                         closure, digits, title, site_title, query_forms, link_types)
         self.threshold = threshold
         self.region_threshold = region_threshold
 
