@@ -154,3 +154,48 @@ def test_variants_last_is_linear_and_matches_the_pairwise_rule() -> None:
         assert [ln.url for ln in variants_last(links, key)] == first + later
         demoted += len(later)
     assert demoted > 0
+
+
+def _book(folder, chapters: int = 4):  # type: ignore[no-untyped-def]
+    """A small book: one page per chapter and a print view holding them all."""
+    import random
+    rnd = random.Random(7)
+    words = [f"w{k}" for k in range(400)]
+    nav = "".join(f"<li><a href='ch{i}.html'>Chapter {i}</a></li>" for i in range(chapters))
+    nav += "<li><a href='print.html'>Print</a></li>"
+    texts = [" ".join(rnd.choice(words) for _ in range(120)) for _ in range(chapters)]
+
+    def page(body: str) -> str:
+        return (f"<html><body><nav class='menu'><ul>{nav}</ul></nav>"
+                f"<main>{body}</main><footer><p>A book made with care</p></footer></body></html>")
+
+    for i, t in enumerate(texts):
+        (folder / f"ch{i}.html").write_text(page(f"<h1>Chapter {i}</h1><p>{t}</p>"))
+    (folder / "print.html").write_text(page("".join(
+        f"<h1>Chapter {i}</h1><p>{t}</p>" for i, t in enumerate(texts))))
+
+
+def test_pages_the_key_page_holds_come_back_when_too_few_remain(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22: a print view holds every chapter; its chapters are
+    near-duplicates of it, yet the only pages sharing its template. Offline,
+    they come back last (said in the reasons); live, the same."""
+    from temex.site.duplicates import held_by_key
+    from temex.site.explore import explore, fit_exploration
+    from temex.site.pool import choose_pages, load_candidate
+    from temex.site.sources.http import HttpSource
+    from temex.site.sources.localserve import serve_folder
+    _book(tmp_path)
+    key = load_candidate(tmp_path / "print.html")
+    chapter = load_candidate(tmp_path / "ch0.html")
+    assert held_by_key(chapter, key) and not held_by_key(key, chapter)  # type: ignore[arg-type]
+    reasons: dict[str, str] = {}
+    pages, _, _ = choose_pages(key, tmp_path / "print.html", tmp_path, 3,  # type: ignore[arg-type]
+                               reasons=reasons)
+    assert len(pages) == 3
+    assert all(r.endswith("(held by the key page)") for r in reasons.values())
+    with serve_folder(tmp_path) as base:
+        ex = explore(base + "/print.html", n=3, max_loads=4, source=HttpSource())
+    assert len(ex.pages) == 3 and all("held by the key page" in w for w in ex.why.values())
+    model = fit_exploration(ex)
+    nav = next(i for i in model.key.in_body() if model.key.tag[i] == "nav")
+    assert model.template[nav] and model.extra["candidates"][0]["why"].endswith("page)")

@@ -47,7 +47,7 @@ from typing import Protocol
 
 from ..errors import PageError
 from ..page.dom import Document
-from .duplicates import DEFAULT_DUPLICATE, is_copy
+from .duplicates import DEFAULT_DUPLICATE, held_by_key, is_copy
 from .links import get_links, normalize_url
 
 __all__ = ["CSResult", "Discover", "Loader", "Progress", "find_cs", "max_clique_with"]
@@ -90,6 +90,10 @@ class CSResult:
     errors : list of PageError
     requests : int
         Pages requested (successful or not), key page excluded.
+    held : dict of str to Document
+        Near-duplicates of the key page that the key page holds (its
+        chapters when it is a print view), kept for the fallback when too
+        few pages are found (issue 22).
     """
 
     cs: list[str] = field(default_factory=list)
@@ -98,6 +102,7 @@ class CSResult:
     edges: set[tuple[str, str]] = field(default_factory=set)
     explored: list[str] = field(default_factory=list)
     errors: list[PageError] = field(default_factory=list)
+    held: dict[str, Document] = field(default_factory=dict)
     requests: int = 0
 
     def mutual_edges(self, urls: Sequence[str] | None = None) -> list[tuple[str, str]]:
@@ -206,6 +211,8 @@ async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int =
             if duplicate is not None and is_copy(
                     page, [key, *(res.pages[u] for u in loaded_order)], duplicate,
                     key_only=True):
+                if held_by_key(page, key, duplicate):
+                    res.held[link] = page
                 res.errors.append(PageError(link, "near-duplicate of an explored page"))
                 if progress:
                     progress(link, "skipped: near-duplicate", loads, max_loads)

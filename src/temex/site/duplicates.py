@@ -32,7 +32,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..page.dom import Document
 
-__all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_pages", "is_copy",
+__all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_pages",
+           "held_by_key", "is_copy",
            "normalise_url", "shingles", "variant_keys", "variant_urls", "variants_last",
            "word_shingles"]
 
@@ -148,17 +149,25 @@ def is_copy(page: Document, kept: Sequence[Document],
     text); live exploration (:mod:`temex.site.candidates`) uses that on each
     loaded page."""
     if len(kept) < 2:
-        return any(_holds_key(shingles(page), shingles(k), RAW_COPY) for k in kept[:1])
+        return any(_copies(shingles(page), shingles(k), RAW_COPY) for k in kept[:1])
     df: dict[int, int] = {}
     for d in kept:
         for h in shingles(d):
             df[h] = df.get(h, 0) + 1
     common = {h for h, c in df.items() if c >= 2}
     mine = shingles(page) - common
-    if _holds_key(mine, shingles(kept[0]) - common, duplicate):
-        return True
-    return not key_only and any(_copies(mine, shingles(k) - common, duplicate)
-                                for k in kept[1:])
+    return any(_copies(mine, shingles(k) - common, duplicate)
+               for k in (kept[:1] if key_only else kept))
+
+
+def held_by_key(page: Document, key: Document, duplicate: float = DEFAULT_DUPLICATE) -> bool:
+    """Whether ``page`` is a copy of the key page only because the key page
+    holds its text (the key page is a print view of a book, a listing of
+    whole posts), not the other way round: such a page shares the template
+    and is the fallback when too few distinct pages are found
+    (:func:`distinct_indices` with ``held``)."""
+    mine, theirs = shingles(page), shingles(key)
+    return not _holds_key(mine, theirs, duplicate) and _holds_key(theirs, mine, duplicate)
 
 
 def normalise_url(url: str) -> str:

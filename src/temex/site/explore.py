@@ -80,6 +80,12 @@ class Exploration:
     filled : list of str
         URLs of the loaded pages added to an incomplete CS (issue 9: a
         loaded page is not wasted because it is not linked both ways).
+    why : dict of str to str
+        Why each compared page was a candidate (issue 22), in the order of
+        the link rule: ``kind`` (the key page's URL kind), ``sibling`` (its
+        folder), ``second hop`` (linked from a page loaded on the way),
+        ``linked`` (the key page's other links); `` (filled)`` when it was
+        added to an incomplete CS.
     edges : list of (str, str)
         Directed links among explored pages (the mutual-link graph is the
         pairs present in both directions, see :meth:`mutual_edges`).
@@ -115,6 +121,7 @@ class Exploration:
     explored: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     filled: list[str] = field(default_factory=list)
+    why: dict[str, str] = field(default_factory=dict)
 
     def mutual_edges(self) -> list[tuple[str, str]]:
         """Pairs of CS pages linked both ways."""
@@ -124,6 +131,7 @@ class Exploration:
 
     def summary(self) -> dict[str, Any]:
         return {"url": self.url, "key": self.key.url, "cs": self.cs, "filled": self.filled,
+                "why": self.why,
                 "complete": self.complete, "n": self.n, "loads": self.loads,
                 "requests": self.requests, "cache_hits": self.cache_hits,
                 "errors": [e.as_dict() for e in self.errors],
@@ -415,13 +423,26 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     if len(kin) >= 2:
         cs = [u for u in cs if u in kin]
         filled = [u for u in kin if u not in cs]
+    held = [u for u in res.held if u not in cs and u not in filled]
+    held = held[:max(0, n - len(cs) - len(filled))] if fill else []
+    filled += held
+    pages = {**res.held, **res.pages}
+    kind, sib = _kind(key.url), sibling_pattern(key.url)
+    found = set(hop.found) if hop is not None else set()
+    why = {}
+    for u in [*cs, *filled]:
+        d = pages[u]
+        why[u] = ("kind" if _kind(d.url) == kind else "sibling" if sibling_pattern(d.url) == sib
+                  else "second hop" if u in found else "linked") + (
+                      " (held by the key page)" if u in held else
+                      " (filled)" if u in filled else "")
     return Exploration(
-        url=url, key=key, pages=[res.pages[u] for u in [*cs, *filled]], cs=cs,
+        url=url, key=key, pages=[pages[u] for u in [*cs, *filled]], cs=cs,
         filled=filled,
         edges=sorted(res.edges), complete=res.complete, n=n, order=order,
-        loads=1 + len(res.pages), requests=1 + res.requests,
+        loads=1 + len(pages), requests=1 + res.requests,
         cache_hits=src.n_cache_hits - hits0, network_loads=src.n_network - net0,
-        errors=res.errors, explored=res.explored,
+        errors=res.errors, explored=res.explored, why=why,
         timings={"key": t1 - t0, "links": t2 - t1, "search": t3 - t2, "total": t3 - t0})
 
 
@@ -452,4 +473,6 @@ def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateM
     model.timings = {**{f"explore_{k}": v for k, v in exploration.timings.items()},
                      **model.timings}
     model.extra["exploration"] = exploration.summary()
+    model.extra["candidates"] = [{"page": u, "why": exploration.why.get(u, "linked")}
+                                 for u in [*exploration.cs, *exploration.filled]]
     return model
