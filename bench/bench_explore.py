@@ -118,7 +118,7 @@ def loso(data: Path, n: int, only: list[str] | None,
          explore_grid: list | None = None) -> None:  # type: ignore[type-arg]
     """The ``--loso`` table (module docstring)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_core import DEFAULT_POINT, POOL_KEYS, fmt_point
+    from bench_core import DEFAULT_POINT, POOL_KEYS, cached_etdm, fmt_point
 
     from temex.content.fallback import page_level_fallback
     from temex.evaluate import Scores
@@ -126,6 +126,7 @@ def loso(data: Path, n: int, only: list[str] | None,
     from temex.site.explore import DEFAULT_SECOND_HOP, DEFAULT_VARIANTS
     from temex.template.detectors import get_detector
 
+    cached_etdm()
     sites = [load_site(f) for f in sorted((data / "sites").iterdir())
              if (f / "site.json").is_file()]
     sites = [s for s in sites if not only or s.name in only]
@@ -172,6 +173,8 @@ def loso(data: Path, n: int, only: list[str] | None,
         results.append({k: (v.template[2], v.content[2], statistics.fmean(loads[k]),
                             max(loads[k])) for k, v in per.items()})
 
+    default = next((k for k, g in enumerate(GRID) if g == default_point), None)
+
     def score(r: dict, on: list[str]) -> tuple[float, float]:  # type: ignore[type-arg]
         vals = [min(r[s][0], r[s][1]) for s in on if s in r]
         return (min(vals), sum(vals) / len(vals)) if vals else (0.0, 0.0)
@@ -185,9 +188,9 @@ def loso(data: Path, n: int, only: list[str] | None,
         ok = [j for j in range(len(GRID)) if loads_of(results[j], on) <= 4.0
               and all(results[j][s][3] <= 5 for s in on if s in results[j])]
         return max(ok or range(len(GRID)),
-                   key=lambda j: (*score(results[j], on), -loads_of(results[j], on)))
+                   key=lambda j: (*score(results[j], on), -loads_of(results[j], on),
+                                  j == default))
 
-    default = next((k for k, g in enumerate(GRID) if g == default_point), None)
     if default is None:
         print("the shipped defaults are not in this grid; 'default' columns show the "
               "in-sample best", file=sys.stderr)
