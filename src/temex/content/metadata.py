@@ -167,9 +167,14 @@ def page_metadata(doc: Document) -> dict[str, Any]:
         put("language", lang, "page")
     base = base_url(doc)
     byline_done = False
+    tags, attrs, ids, classes, body = doc.tag, doc.attrs, doc.id, doc.classes, doc.body
     for i in range(len(doc)):
-        t = doc.tag[i]
-        a = dict(doc.attrs[i]) if doc.attrs[i] else {}
+        t = tags[i]
+        # an element without attributes, id or classes can only be a <title>
+        # (most elements of a page: skipped without a dict)
+        if not attrs[i] and not ids[i] and not classes[i] and t != "title":
+            continue
+        a = dict(attrs[i]) if attrs[i] else {}
         if t == "meta":
             name = (a.get("name") or a.get("property") or a.get("itemprop")
                     or a.get("http-equiv") or "").strip().lower()
@@ -190,29 +195,29 @@ def page_metadata(doc: Document) -> dict[str, Any]:
                         found[src]["authors"].append(content)
                 else:
                     put(f, content, src)
-        elif t == "title" and (doc.body < 0 or i < doc.body):
-            put("title", _clean(doc.elements[i].text() or ""), "page")
+        elif t == "title" and (body < 0 or i < body):
+            put("title", _clean(doc.node(i).text() or ""), "page")
         elif t == "link":
             if "canonical" in a.get("rel", "").lower().split() and a.get("href", "").strip():
                 put("canonical", urljoin(base, a["href"].strip()) if base else a["href"].strip(),
                     "page")
         elif t == "script":
             if a.get("type", "").strip().lower() == "application/ld+json":
-                for obj in _jsonld_objects(doc.elements[i].text() or ""):
+                for obj in _jsonld_objects(doc.node(i).text() or ""):
                     _from_jsonld(obj, put)
-        elif t == "time" and doc.body >= 0 and i > doc.body:
+        elif t == "time" and body >= 0 and i > body:
             dt = a.get("datetime", "").strip()
             if dt and (a.get("pubdate") is not None or "published" in
                        (a.get("itemprop", "") + " ".join(doc.classes[i])).lower()):
                 put("date", _clean(dt), "page")
             elif dt:
                 put("date", _clean(dt), "byline")
-        if doc.body >= 0 and i > doc.body and not byline_done and t not in ("meta", "link"):
+        if body >= 0 and i > body and not byline_done and t not in ("meta", "link"):
             is_author = bool(a) and ("author" in a.get("rel", "").lower().split()
                                      or a.get("itemprop", "").strip().lower() == "author")
             named = False
-            if not is_author and (doc.id[i] or doc.classes[i]):  # else names is " "
-                names = (doc.id[i] + " " + " ".join(doc.classes[i])).lower()
+            if not is_author and (ids[i] or classes[i]):  # else names is " "
+                names = (ids[i] + " " + " ".join(classes[i])).lower()
                 named = (bool(names.strip()) and bool(_NAME_WORD.search(names))
                          and "comment" not in names)
             if is_author or named:
