@@ -97,8 +97,9 @@ def main() -> int:
         sys.exit("shared data not found (set TEMEX_DATA)")
     if kernel.get() is None:
         sys.exit(f"nothing to compare: {kernel.status()}")
+    status = kernel.status()
     n, differ, tk, tp = pages(data)
-    print(f"{kernel.status()}\n")
+    print(f"{status}\n")
     print("| check | items | differing | CPU s kernel / pure |")
     print("|---|---|---|---|")
     print(f"| pages of {data}: arrays, page content (blocks, text, Markdown), random-half "
