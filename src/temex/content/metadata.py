@@ -168,12 +168,11 @@ def page_metadata(doc: Document) -> dict[str, Any]:
     base = base_url(doc)
     byline_done = False
     tags, attrs, ids, classes, body = doc.tag, doc.attrs, doc.id, doc.classes, doc.body
-    for i in range(len(doc)):
+    named_memo: dict[tuple[str, tuple[str, ...]], bool] = {}  # names repeat on a page
+    # an element without attributes, id or classes can only be a <title> (most
+    # elements of a page: left out by one comprehension, without a dict)
+    for i in [i for i in range(len(doc)) if attrs[i] or ids[i] or classes[i] or tags[i] == "title"]:
         t = tags[i]
-        # an element without attributes, id or classes can only be a <title>
-        # (most elements of a page: skipped without a dict)
-        if not attrs[i] and not ids[i] and not classes[i] and t != "title":
-            continue
         a = dict(attrs[i]) if attrs[i] else {}
         if t == "meta":
             name = (a.get("name") or a.get("property") or a.get("itemprop")
@@ -217,9 +216,13 @@ def page_metadata(doc: Document) -> dict[str, Any]:
                                      or a.get("itemprop", "").strip().lower() == "author")
             named = False
             if not is_author and (ids[i] or classes[i]):  # else names is " "
-                names = (ids[i] + " " + " ".join(classes[i])).lower()
-                named = (bool(names.strip()) and bool(_NAME_WORD.search(names))
-                         and "comment" not in names)
+                key = (ids[i], classes[i])
+                v = named_memo.get(key)
+                if v is None:
+                    names = (ids[i] + " " + " ".join(classes[i])).lower()
+                    v = named_memo[key] = (bool(names.strip()) and bool(_NAME_WORD.search(names))
+                                           and "comment" not in names)
+                named = v
             if is_author or named:
                 name = _byline(doc, i)
                 if name:
