@@ -25,9 +25,9 @@ from typing import Any
 from urllib.parse import urljoin
 
 from ..page import kernel
-from ..page.blocks import BLOCK_TAGS
+from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import Document
-from ..page.walk import event_list, events, tag_flags
+from ..page.walk import event_list, events
 from .metadata import base_url
 
 __all__ = ["events", "markdown_text", "text_lines"]

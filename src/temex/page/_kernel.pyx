@@ -509,11 +509,14 @@ cdef enum:
     BLOCK = 1
     PRE = 2
     IGNORED = 4
+    HIDDEN = 8
+    LINK = 16
 
 
-def tag_flags(list tag, frozenset block, frozenset ignored):
+def tag_flags(list tag, frozenset block, frozenset ignored, frozenset hidden):
     """One byte per element: BLOCK (a block element), PRE (``pre``), IGNORED
-    (script, style, noscript, template): what the walks need of the tags."""
+    (script, style, noscript, template), HIDDEN (never visible text), LINK
+    (``a``): what the walks and :func:`page_blocks` need of the tags."""
     cdef Py_ssize_t i, n = len(tag)
     cdef bytearray out = bytearray(n)
     cdef unsigned char f
@@ -529,9 +532,146 @@ def tag_flags(list tag, frozenset block, frozenset ignored):
                 f |= PRE
             if t in ignored:
                 f |= IGNORED
+            if t in hidden:
+                f |= HIDDEN
+            if t == "a":
+                f |= LINK
             v = seen[t] = f
         out[i] = <unsigned char> v
     return bytes(out)
+
+
+cdef inline bint _invisible(tuple attrs) except -1:
+    # temex.page.blocks._invisible
+    for k, v in attrs:
+        if k == "hidden":
+            return True
+        if k == "style" and "none" in v:
+            s = v.replace(" ", "").lower()
+            if "display:none" in s or "visibility:hidden" in s:
+                return True
+    return False
+
+
+def page_blocks(list parent, list text, list attrs, Py_ssize_t body, Py_ssize_t end,
+                bytes flags):
+    """:func:`temex.page.blocks.page_blocks` over the arrays (the body is
+    nodes ``body`` to ``end - 1``): ``(node, pieces, chars, link_chars,
+    block_of)``."""
+    cdef Py_ssize_t n = len(parent), i, p, o, b
+    cdef const unsigned char[:] f = flags
+    cdef unsigned char *hidden = <unsigned char *> malloc(n + 1)
+    cdef unsigned char *in_link = <unsigned char *> malloc(n + 1)
+    cdef Py_ssize_t *owner = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t *block = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
+    cdef list node = [], pieces = [], chars = [], link_chars = []
+    cdef list block_of = [-1] * n
+    cdef Py_ssize_t length
+    cdef object s
+    if hidden == NULL or in_link == NULL or owner == NULL or block == NULL:
+        free(hidden); free(in_link); free(owner); free(block)
+        raise MemoryError()
+    try:
+        for i in range(body, end):
+            block[i] = -1
+            p = <Py_ssize_t> parent[i] if i != body else -1
+            a = attrs[i]
+            if (p >= 0 and hidden[p]) or (f[i] & HIDDEN) or (a and _invisible(<tuple> a)):
+                hidden[i] = 1
+                continue
+            hidden[i] = 0
+            owner[i] = i if ((f[i] & BLOCK) or p < 0) else owner[p]
+            in_link[i] = 1 if ((f[i] & LINK) or (p >= 0 and in_link[p])) else 0
+            s = text[i]
+            if not s:
+                continue
+            o = owner[i]
+            b = block[o]
+            if b < 0:
+                b = block[o] = len(node)
+                node.append(o)
+                pieces.append([i])
+                chars.append(0)
+                link_chars.append(0)
+            else:
+                (<list> pieces[b]).append(i)
+            length = len(<str> s) + 1
+            chars[b] = <Py_ssize_t> chars[b] + length
+            if in_link[i]:
+                link_chars[b] = <Py_ssize_t> link_chars[b] + length
+            block_of[i] = b
+        return node, pieces, chars, link_chars, block_of
+    finally:
+        free(hidden); free(in_link); free(owner); free(block)
+
+
+def subtree_sums(list parent, Py_ssize_t body, Py_ssize_t end, list node, tuple columns):
+    """:func:`temex.page.blocks.subtree_sums` with the additions of Python
+    numbers done in C in the same order: each sum is an ``int`` while only
+    ints were added to it, else the ``float`` Python's ``+`` gives. None when a
+    value is neither (the caller sums in Python)."""
+    cdef Py_ssize_t n = len(parent), k, b, i, p, nb = len(node)
+    cdef long long *iv = <long long *> malloc((n + 1) * sizeof(long long))
+    cdef double *dv = <double *> malloc((n + 1) * sizeof(double))
+    cdef unsigned char *isf = <unsigned char *> malloc(n + 1)
+    cdef Py_ssize_t *nodes = <Py_ssize_t *> malloc((nb + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t *par = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
+    cdef double x
+    cdef long long y
+    cdef list out = [], col_out
+    cdef int overflow = 0
+    if iv == NULL or dv == NULL or isf == NULL or nodes == NULL or par == NULL:
+        free(iv); free(dv); free(isf); free(nodes); free(par)
+        raise MemoryError()
+    try:
+        for b in range(nb):
+            nodes[b] = <Py_ssize_t> node[b]
+        for i in range(body + 1, end):
+            par[i] = <Py_ssize_t> parent[i]
+        for col in columns:
+            for i in range(n):
+                iv[i] = 0
+                dv[i] = 0.0
+                isf[i] = 0
+            b = 0
+            for v in col:
+                if b >= nb:
+                    break
+                i = nodes[b]
+                b += 1
+                if type(v) is float:
+                    x = <double> v
+                    if not isf[i]:
+                        dv[i] = <double> iv[i]
+                        isf[i] = 1
+                    dv[i] += x
+                elif type(v) is int or type(v) is bool:
+                    y = <long long> v
+                    if isf[i]:
+                        dv[i] += <double> y
+                    else:
+                        iv[i] += y
+                else:
+                    return None
+            for i in range(end - 1, body, -1):
+                p = par[i]
+                if isf[i] or isf[p]:
+                    if not isf[p]:
+                        dv[p] = <double> iv[p]
+                        isf[p] = 1
+                    dv[p] = dv[p] + (dv[i] if isf[i] else <double> iv[i])
+                else:
+                    iv[p] += iv[i]
+            col_out = [0] * n
+            for i in range(n):
+                if isf[i]:
+                    col_out[i] = dv[i]
+                elif iv[i]:
+                    col_out[i] = iv[i]
+            out.append(col_out)
+        return out
+    finally:
+        free(iv); free(dv); free(isf); free(nodes); free(par)
 
 
 cdef int _walk(_Walk w, uintptr_t start_address, Py_ssize_t start, list size,

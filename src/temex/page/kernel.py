@@ -140,7 +140,8 @@ def _self_check(k: Any) -> str:
     n = len(pure)
     for skip, template in ((None, [False] * n),
                            ([i % 3 == 0 for i in range(n)], [i % 2 == 0 for i in range(n)])):
-        flags = k.tag_flags(pure.tag, _block_tags(), IGNORED_TAGS)
+        block, hidden = _block_tags()
+        flags = k.tag_flags(pure.tag, block, IGNORED_TAGS, hidden)
         got_events = k.events(pure.elements[pure.body].mem_id, pure.body, pure.size, flags,
                               None if skip is None else bytes(skip), bytes(template))
         if got_events != pure_event_list(pure, skip, template):
@@ -148,7 +149,7 @@ def _self_check(k: Any) -> str:
     return ""
 
 
-def _block_tags() -> frozenset[str]:
-    from .blocks import BLOCK_TAGS
+def _block_tags() -> tuple[frozenset[str], frozenset[str]]:
+    from .blocks import BLOCK_TAGS, HIDDEN_TAGS
 
-    return BLOCK_TAGS
+    return BLOCK_TAGS, HIDDEN_TAGS

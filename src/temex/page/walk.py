@@ -16,7 +16,7 @@ from typing import Any
 from selectolax.lexbor import LexborNode
 
 from . import kernel
-from .blocks import BLOCK_TAGS
+from .blocks import tag_flags
 from .dom import IGNORED_TAGS, Document, children_reversed
 
 __all__ = ["event_list", "events", "pure_event_list", "tag_flags"]
@@ -68,17 +68,6 @@ def pure_event_list(doc: Document, skip: Sequence[bool] | None,
         else:
             out.append(~i)
     return out
-
-
-def tag_flags(doc: Document) -> bytes:
-    """One byte per element for the kernel's walks (block element, ``pre``,
-    ignored); cached on the document."""
-    flags = doc.__dict__.get("_tag_flags")
-    if flags is None:
-        k = kernel.get()
-        assert k is not None
-        flags = doc.__dict__["_tag_flags"] = k.tag_flags(doc.tag, BLOCK_TAGS, IGNORED_TAGS)
-    return flags  # type: ignore[no-any-return]
 
 
 def event_list(doc: Document, skip: Sequence[bool] | None,
