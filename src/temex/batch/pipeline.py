@@ -56,7 +56,7 @@ from ..page.files import unusable
 from ..site.pool import rank_by_similarity, vocabulary
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
-from ..template.saved import SavedTemplate, apply_with_text_mask, text_mask
+from ..template.saved import MatchCache, SavedTemplate, apply_with_text_mask, text_mask
 from ..template.site_index import SiteIndex
 from .engines import run_tasks
 from .grouping import cluster, group_by_site, nearest
@@ -261,6 +261,7 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         has_leaders = bool(vocabs)
     writer = SiteWriter(out, task.site, opt.output_format, part=task.part)
     jsonl = opt.output_format == "jsonl"
+    caches: dict[int, MatchCache] = {}  # per saved template: signatures seen on the site
     n_ok = n_err = 0
     name = site_filename(task.site)
     ticks = _Ticks(out, name if task.part is None else f"{name}.part{task.part}")
@@ -282,9 +283,9 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         if st is None:
             tmask = None
         elif opt.template_stats:  # the full mask (stats) and its text evidence, one match
-            mask, tmask = apply_with_text_mask(st, doc)
+            mask, tmask = apply_with_text_mask(st, doc, caches.setdefault(c, MatchCache()))
         else:
-            tmask = text_mask(st, doc)
+            tmask = text_mask(st, doc, cache=caches.setdefault(c, MatchCache()))
         member = index.member(doc) if index is not None else False
         main = extract_content(doc, index, tmask, member=member)
         text = main.text()
