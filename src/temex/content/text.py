@@ -101,6 +101,14 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _LAYOUT = frozenset({"p", "div", "ul", "ol", "dl", "table", "blockquote", "pre", "section",
                      "article", "form", "header", "footer", "nav", "aside", "main"}) | _HEADINGS
 _TABLE_PARTS = frozenset({"tbody", "thead", "tfoot", "tr", "td", "th"})
+#: Tags whose enter or exit the Markdown writer acts on; for any other element
+#: both are no-ops (whatever the state: a ``pre`` reacts to ``br`` and block
+#: elements only, a table to its parts and block elements, inline marks are
+#: pushed by ``_CODE``/``_EMPHASIS``/``a`` alone), so the kernel's walk leaves
+#: them out.
+_MARKDOWN_TAGS = (BLOCK_TAGS | _HEADINGS | _TABLE_PARTS | _CODE | frozenset(_EMPHASIS)
+                  | frozenset({"a", "img", "br", "ul", "ol", "li", "blockquote", "pre", "table"}))
+_ESCAPED = frozenset("\\`*_[]<|")
 _ESCAPE = re.compile(r"([\\`*_\[\]<])")
 _ESCAPE_TABLE = re.compile(r"([\\`*_\[\]<|])")
 _LINE_START = re.compile(r"^(\s*)(?:([#>+=~-])|(\d{1,9})([.)]))(?=\s|$)")
@@ -190,7 +198,8 @@ class _Markdown:
         if self.pre >= 0 or self.code:
             self.cur.append(value)
         else:
-            value = (_ESCAPE_TABLE if self.table >= 0 else _ESCAPE).sub(r"\\\1", value)
+            if not _ESCAPED.isdisjoint(value):  # most text has nothing to escape
+                value = (_ESCAPE_TABLE if self.table >= 0 else _ESCAPE).sub(r"\\\1", value)
             if not self.started:
                 value = _LINE_START.sub(self._escape_start, value, count=1)
             self.cur.append(value)
@@ -440,7 +449,7 @@ def markdown_text(doc: Document, keep: list[bool]) -> str:
     URL. The same words as :func:`text_lines` without ``markdown``. O(n)."""
     md = _Markdown(doc, keep)
     if doc.body >= 0:
-        for ev in event_list(doc, _bare(doc, keep), [not k for k in keep]):
+        for ev in event_list(doc, _bare(doc, keep), [not k for k in keep], _MARKDOWN_TAGS):
             if isinstance(ev, str):
                 md.text(ev)
             elif ev >= 0:

@@ -459,6 +459,8 @@ cdef class _Walk:
     cdef const unsigned char[:] flags
     cdef const unsigned char[:] template
     cdef bint lines
+    cdef list tags
+    cdef frozenset emit
 
     cdef inline void flush(self) except *:
         text = "".join(self.cur)
@@ -471,7 +473,8 @@ cdef class _Walk:
     cdef inline void enter(self, Py_ssize_t i) except *:
         cdef unsigned char f
         if not self.lines:
-            self.out.append(i)
+            if self.emit is None or self.tags[i] in self.emit:
+                self.out.append(i)
             return
         f = self.flags[i]
         if f & BLOCK:
@@ -482,7 +485,8 @@ cdef class _Walk:
     cdef inline void exit(self, Py_ssize_t i) except *:
         cdef unsigned char f
         if not self.lines:
-            self.out.append(~i)
+            if self.emit is None or self.tags[i] in self.emit:
+                self.out.append(~i)
             return
         f = self.flags[i]
         if f & PRE:
@@ -729,15 +733,18 @@ cdef int _walk(_Walk w, uintptr_t start_address, Py_ssize_t start, list size,
 
 
 def events(uintptr_t start_address, Py_ssize_t start, list size, bytes flags, object skip,
-           bytes template):
+           bytes template, list tags=None, frozenset emit=None):
     """The walk of :func:`temex.page.walk.events` as one list: ``i`` enters
     element ``i``, ``~i`` leaves it, a ``str`` is a text node of the open
     element (left out when ``template`` of that element is set). ``skip``:
-    bytes, one per element, or None."""
+    bytes, one per element, or None. With ``emit``, elements whose tag
+    (``tags[i]``) is not in it are walked without entries of their own."""
     cdef _Walk w = _Walk()
     w.out = []
     w.cur = []
     w.lines = False
+    w.tags = tags
+    w.emit = emit
     w.flags = flags
     w.template = template
     _walk(w, start_address, start, size, skip)
@@ -758,3 +765,16 @@ def text_lines(uintptr_t start_address, Py_ssize_t start, list size, bytes flags
     _walk(w, start_address, start, size, skip)
     w.flush()
     return w.out
+
+
+def subtree_hashes(list tag, list ids, list classes, list attrs, list text, list children):
+    """:meth:`temex.page.dom.Document._compute_hash`, compiled: the same
+    Python ``hash`` of the same tuples, bottom-up."""
+    cdef Py_ssize_t n = len(tag), i
+    cdef list h = [0] * n
+    cdef tuple ch
+    for i in range(n - 1, -1, -1):
+        ch = <tuple> children[i]
+        kids = tuple([h[c] for c in ch]) if ch else ()
+        h[i] = hash((tag[i], ids[i], classes[i], attrs[i], text[i], kids))
+    return h

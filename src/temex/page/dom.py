@@ -319,6 +319,10 @@ class Document:
         self._hash = None
 
     def _compute_hash(self) -> list[int]:
+        k = kernel.get()
+        if k is not None:  # the same hashes, compiled
+            return k.subtree_hashes(self.tag, self.id, self.classes,  # type: ignore[no-any-return]
+                                    self.attrs, self.text, self.children)
         tag, ids, classes, attrs, text = self.tag, self.id, self.classes, self.attrs, self.text
         children = self.children
         n = len(tag)

@@ -70,12 +70,15 @@ def pure_event_list(doc: Document, skip: Sequence[bool] | None,
     return out
 
 
-def event_list(doc: Document, skip: Sequence[bool] | None,
-               template: Sequence[bool]) -> list[int | str]:
-    """:func:`pure_event_list`, from the compiled kernel when it runs."""
+def event_list(doc: Document, skip: Sequence[bool] | None, template: Sequence[bool],
+               emit: frozenset[str] | None = None) -> list[int | str]:
+    """:func:`pure_event_list`, from the compiled kernel when it runs. With
+    ``emit``, the kernel leaves out the entries of elements whose tag is not
+    in it (their text stays): for a consumer to whom those are no-ops; the
+    pure path gives them all."""
     k = kernel.get()
     address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
     if address is None:
         return pure_event_list(doc, skip, template)
     return k.events(address, doc.body, doc.size, tag_flags(doc),  # type: ignore[no-any-return]
-                    None if skip is None else bytes(skip), bytes(template))
+                    None if skip is None else bytes(skip), bytes(template), doc.tag, emit)
