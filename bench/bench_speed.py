@@ -21,7 +21,9 @@ Rows:
   index, as ``bench_batch`` does) + text.
 * batch -j 1 / -j 2: :func:`temex.batch.pipeline.run_batch` end to end (index,
   cluster, fit, strip, write) over the content pages copied twice; CPU of all
-  processes; pages/s per core = pages / CPU seconds.
+  processes; pages/s per core = pages / CPU seconds. "Whole process": the same
+  ``-j 1`` run as ``python -m temex batch ... -j 1`` in a child process, its CPU
+  from ``getrusage`` (interpreter start-up and imports included).
 * extract: :func:`temex.api.extract_files` (key page + ``--pages-dir``) on the
   first page of each big9 site; ratio to the Lexbor parse of the key page.
 * start-up: ``temex --help`` in a fresh interpreter (CPU of the child).
@@ -188,6 +190,18 @@ def batch_rows(data: Path, quick: bool, workers: tuple[int, ...] = (1, 2)
             wall = time.perf_counter() - t0
             out.append((f"`temex batch -j {w}` ({s['pages']} pages, wall {wall:.1f} s)",
                         secs, base, len(pages), float(s["worker_peak_rss_mb"])))
+            if w == 1:  # the same run through the CLI: start-up and imports included
+                import temex
+
+                env = dict(os.environ)
+                env["PYTHONPATH"] = str(Path(temex.__file__).resolve().parents[1])
+                k0 = children_cpu()
+                subprocess.run([sys.executable, "-m", "temex", "batch", *inputs, "-o",
+                                str(tmp / "cli1"), "-j", "1", "-q"], env=env, check=True)
+                secs = children_cpu() - k0
+                summary = json.loads((tmp / "cli1" / "summary.json").read_text())
+                out.append((f"`temex batch -j 1`, whole process ({summary['pages']} pages)",
+                            secs, base, len(pages), float(summary["worker_peak_rss_mb"])))
         return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
