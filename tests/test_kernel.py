@@ -112,6 +112,7 @@ def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatc
     for wrong in ("parent", "cap", "text", "address", "events"):
         assert kernel._self_check(_Misreading(_kernel, wrong)), wrong
     monkeypatch.setattr(selectolax, "__version__", "9.9.9")
+    monkeypatch.delenv("TEMEX_KERNEL", raising=False)
     module, why = kernel._load()
     assert module is None and "selectolax 9.9.9" in why and "pure-Python path" in why
 
