@@ -21,7 +21,9 @@ Rows:
   index, as ``bench_batch`` does) + text.
 * batch -j 1 / -j 2: :func:`temex.batch.pipeline.run_batch` end to end (index,
   cluster, fit, strip, write) over the content pages copied twice; CPU of all
-  processes; pages/s per core = pages / CPU seconds.
+  processes; pages/s per core = pages / CPU seconds. "Whole process": the same
+  ``-j 1`` run as ``python -m temex batch ... -j 1`` in a child process, its CPU
+  from ``getrusage`` (interpreter start-up and imports included).
 * extract: :func:`temex.api.extract_files` (key page + ``--pages-dir``) on the
   first page of each big9 site; ratio to the Lexbor parse of the key page.
 * start-up: ``temex --help`` in a fresh interpreter (CPU of the child).
@@ -188,6 +190,18 @@ def batch_rows(data: Path, quick: bool, workers: tuple[int, ...] = (1, 2)
             wall = time.perf_counter() - t0
             out.append((f"`temex batch -j {w}` ({s['pages']} pages, wall {wall:.1f} s)",
                         secs, base, len(pages), float(s["worker_peak_rss_mb"])))
+            if w == 1:  # the same run through the CLI: start-up and imports included
+                import temex
+
+                env = dict(os.environ)
+                env["PYTHONPATH"] = str(Path(temex.__file__).resolve().parents[1])
+                k0 = children_cpu()
+                subprocess.run([sys.executable, "-m", "temex", "batch", *inputs, "-o",
+                                str(tmp / "cli1"), "-j", "1", "-q"], env=env, check=True)
+                secs = children_cpu() - k0
+                summary = json.loads((tmp / "cli1" / "summary.json").read_text())
+                out.append((f"`temex batch -j 1`, whole process ({summary['pages']} pages)",
+                            secs, base, len(pages), float(summary["worker_peak_rss_mb"])))
         return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -282,7 +296,7 @@ def side_by_side(args: argparse.Namespace) -> int:
 
     order = ["before", "after"]
     rows: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
-    for k in range(len(sites(data_dir(), args.quick))):
+    for k in range(len(sites(data_dir(), args.quick)) if _want(args, "pages") else 0):
         for name in order:
             for row, (t, base, n) in ask(name, f"site {k}").items():
                 acc = rows[name].setdefault(row, [0.0, 0.0, 0])
@@ -290,21 +304,27 @@ def side_by_side(args: argparse.Namespace) -> int:
                 acc[1] += base
                 acc[2] += n
         order.reverse()
-    extract = {name: ask(name, "extract") for name in ("before", "after")}
+    extract = ({name: ask(name, "extract") for name in ("before", "after")}
+               if _want(args, "extract") else {"before": (0, 0, 0), "after": (0, 0, 0)})
     batch: dict[str, list[Any]] = {"before": [], "after": []}
-    if not args.no_batch:
-        for w in (1, 2):
+    if not args.no_batch and _want(args, "batch"):
+        for w in args.workers:
             for name in ("before", "after") if w == 1 else ("after", "before"):
                 batch[name] += ask(name, f"batch {w}")
-    start = {name: ask(name, "startup") for name in ("after", "before")}
+    start = ({name: ask(name, "startup") for name in ("after", "before")}
+             if _want(args, "startup") else {})
     for p in procs.values():
         assert p.stdin is not None
         p.stdin.close()
         p.wait()
-    n = int(rows["after"]["Lexbor parse"][2])
-    print(f"Pages: {n} ({', '.join(DATASETS)}); before = {trees['before']}, after = "
-          f"{trees['after']}; Lexbor parse {1000 * rows['before']['Lexbor parse'][0] / n:.2f} / "
-          f"{1000 * rows['after']['Lexbor parse'][0] / n:.2f} ms/page (before / after run).\n")
+    if "Lexbor parse" in rows["after"]:
+        n = int(rows["after"]["Lexbor parse"][2])
+        print(f"Pages: {n} ({', '.join(DATASETS)}); before = {trees['before']}, after = "
+              f"{trees['after']}; Lexbor parse "
+              f"{1000 * rows['before']['Lexbor parse'][0] / n:.2f} / "
+              f"{1000 * rows['after']['Lexbor parse'][0] / n:.2f} ms/page (before / after run).\n")
+    else:
+        print(f"before = {trees['before']}, after = {trees['after']}\n")
     print("| path | before: ms/page | before: x Lexbor | after: ms/page | after: x Lexbor "
           "| after / before | after: pages/s per core |")
     print("|---|---|---|---|---|---|---|")
@@ -324,10 +344,15 @@ def side_by_side(args: argparse.Namespace) -> int:
         print(f"| {label} ({pa} pages; worker peak RSS {rb:.0f} / {ra:.0f} MB) | "
               f"{1000 * sb / pb:.2f} | {sb / bb:.2f} | {1000 * sa / pa:.2f} | {sa / ba:.2f} | "
               f"{sa / sb:.2f} | {pa / sa:.0f} |")
-    (hb, _), (ha, ea) = start["before"], start["after"]
-    print(f"| `temex --help` CPU ms (`python -c pass`: {1000 * ea:.0f} ms) | {1000 * hb:.0f} | | "
-          f"{1000 * ha:.0f} | | {ha / hb:.2f} | |")
+    if start:
+        (hb, _), (ha, ea) = start["before"], start["after"]
+        print(f"| `temex --help` CPU ms (`python -c pass`: {1000 * ea:.0f} ms) | {1000 * hb:.0f} "
+              f"| | {1000 * ha:.0f} | | {ha / hb:.2f} | |")
     return 0
+
+
+def _want(args: argparse.Namespace, group: str) -> bool:
+    return not args.only or group in args.only
 
 
 def main() -> int:
@@ -335,6 +360,10 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="6 pages per site, 3 sites per batch set")
     ap.add_argument("--repeat", type=int, default=3, help="passes per page (minimum kept)")
     ap.add_argument("--no-batch", action="store_true")
+    ap.add_argument("--only", action="append", choices=("pages", "extract", "batch", "startup"),
+                    help="with --vs: only these groups of rows (repeat the flag for more)")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2],
+                    help="with --vs: the batch rows' worker counts (default 1 2)")
     ap.add_argument("--vs", metavar="OTHER_SRC",
                     help="another tree's src/ folder: every row for it and for this tree in "
                          "one run, interleaved (before/after columns)")

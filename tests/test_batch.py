@@ -173,6 +173,41 @@ def test_folder_input_and_warc_output(tmp_path):
     assert n == 8
 
 
+def test_template_stats_and_markdown_only_when_asked(tmp_path, capsys):
+    """The full template mask (content-region rule) feeds only
+    ``stats.template_nodes``: computed with ``--template-stats`` alone, the
+    rows otherwise equal; WARC records hold the same text as the JSONL rows
+    (the WARC path skips Markdown and metadata, which it does not write)."""
+    data = data_dir()
+    if data is None:
+        pytest.skip("shared data not found (set TEMEX_DATA)")
+    src = tmp_path / "in"
+    for site in SITES:
+        (src / site).mkdir(parents=True)
+        for f in sorted((data / "content" / "dragnet" / site).glob("*.html"))[:4]:
+            shutil.copy(f, src / site / f.name)
+    runs = {}
+    for name, extra in (("plain", []), ("stats", ["--template-stats"]),
+                        ("warc", ["--output-format", "warc"])):
+        assert main(["batch", str(src), "-o", str(tmp_path / name), "-j", "1", "-q",
+                     *extra]) == 0
+        runs[name] = tmp_path / name
+    plain, stats = _rows(runs["plain"]), _rows(runs["stats"])
+    assert len(plain) == len(stats) == 8
+    for a, b in zip(plain, stats):
+        assert "template_nodes" not in a["stats"] and a["markdown"] and a["metadata"]
+        assert 0 < b["stats"].pop("template_nodes") < b["stats"]["nodes"]
+        assert a == b
+    from fastwarc.warc import ArchiveIterator
+
+    texts = {}
+    for f in (runs["warc"] / "sites").glob("*.warc.gz"):
+        for rec in ArchiveIterator(str(f)):
+            texts[rec.headers.get("WARC-Target-URI")] = rec.reader.read().decode()
+    assert texts == {r["url"] or r["source"]: r["content"] for r in plain}
+    capsys.readouterr()
+
+
 def test_dask_local_cluster_gives_identical_output(corpus, tmp_path):
     distributed = pytest.importorskip("distributed")
     d = corpus["dir"]

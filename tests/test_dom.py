@@ -172,6 +172,11 @@ def _scan_always(text: str, max_depth: int, max_elements: int) -> bool:
     return text.count("<") - text.count("</") > min(max_depth, max_elements)
 
 
+def _never(text: str, max_depth: int, max_elements: int) -> bool:
+    """No page parsed before the depth scan (the rule before parse-first)."""
+    return False
+
+
 def _same_document(a: object, b: object, where: str) -> None:
     from _reference_dom import FIELDS
 
@@ -202,6 +207,7 @@ def test_fast_path_matches_the_scan_on_hostile_depth(html: str,
     if dom.counted_bound(html) > MAX_DEPTH:
         assert dom._needs_scan(html, MAX_DEPTH, dom.DEFAULT_MAX_ELEMENTS)
     monkeypatch.setattr(dom, "_needs_scan", _scan_always)
+    monkeypatch.setattr(dom, "_parse_first", _never)
     scanned = parse(html)
     _same_document(fast, scanned, html[:40])
     # the scan counts elements with a required end tag: <li>, <tbody><tr><td>
@@ -211,14 +217,15 @@ def test_fast_path_matches_the_scan_on_hostile_depth(html: str,
 
 def test_fast_path_matches_the_scan_on_every_shared_page(data_dir: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pages whose counted start tags prove the scan a no-op skip it: their
+    """Pages whose counted start tags prove the scan a no-op skip it, and
+    pages parsed first whose tree is no deeper than the cap skip it too: their
     Documents are the scanned path's, field for field, on every shared page."""
     from temex.page import dom
 
     pages = _shared_pages()
     assert len(pages) > 100
     fast: dict[Path, object] = {}
-    skipped = 0
+    skipped = checked = 0
     for path in pages:
         raw = path.read_bytes()
         try:
@@ -226,11 +233,15 @@ def test_fast_path_matches_the_scan_on_every_shared_page(data_dir: Path,
         except ParseError:
             continue
         text = fast[path].parser.html or ""  # type: ignore[attr-defined]
-        skipped += not dom._needs_scan(text, MAX_DEPTH, dom.DEFAULT_MAX_ELEMENTS)
+        if not dom._needs_scan(text, MAX_DEPTH, dom.DEFAULT_MAX_ELEMENTS):
+            skipped += 1
+        elif dom._parse_first(text, MAX_DEPTH, dom.DEFAULT_MAX_ELEMENTS):
+            checked += 1
     monkeypatch.setattr(dom, "_needs_scan", _scan_always)
+    monkeypatch.setattr(dom, "_parse_first", _never)
     for path, doc in fast.items():
         _same_document(doc, parse(path.read_bytes(), url=str(path)), str(path))
-    assert skipped > 100
+    assert skipped > 100 and checked > 100
 
 
 def test_scan_matches_the_old_scan() -> None:
@@ -328,3 +339,25 @@ def test_a_page_that_decodes_costs_no_fallback() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        check=False, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+def test_parsed_first_tree_is_checked_against_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page parsed before the scan keeps its tree only when no element lies
+    deeper than the deepest one the scan lets through (``MAX_DEPTH`` counted
+    levels under ``<body>``); one level deeper and it is scanned and parsed
+    again: the same Document as the scan's either way."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    from temex.page import dom
+
+    for n in (MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, MAX_DEPTH + 2):
+        html = "<html><body>" + "<div>" * n + "x"
+        assert dom._parse_first(html, MAX_DEPTH, dom.DEFAULT_MAX_ELEMENTS)
+        deepest = n + 1  # html 0, body 1
+        tree = LexborHTMLParser(html)
+        assert not dom._deeper_than(tree, deepest) and dom._deeper_than(tree, deepest - 1)
+        fast = parse(html)
+        with monkeypatch.context() as m:
+            m.setattr(dom, "_parse_first", _never)
+            _same_document(fast, parse(html), str(n))
+        assert max(fast.depth) == (deepest if n <= MAX_DEPTH else MAX_DEPTH + 2)

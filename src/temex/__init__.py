@@ -13,7 +13,6 @@ never import higher ones.
 
 from __future__ import annotations
 
-import logging
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -88,7 +87,6 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 
 def __getattr__(name: str) -> object:

@@ -18,8 +18,6 @@ for misuse and for failures that leave nothing to do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 __all__ = [
     "ModelFormatError",
     "NotFittedError",
@@ -64,12 +62,36 @@ class ModelFormatError(TemexError, ValueError):
     """A saved template model whose format or version is not understood."""
 
 
-@dataclass(frozen=True)
 class PageError:
-    """A page that could not be used, and why."""
+    """A page that could not be used, and why (immutable; equal when page and
+    error are: a frozen dataclass written out, since ``dataclasses`` costs
+    ``temex --help`` a few milliseconds of start-up)."""
 
+    __slots__ = ("page", "error")
     page: str
     error: str
+
+    def __init__(self, page: str, error: str) -> None:
+        object.__setattr__(self, "page", page)
+        object.__setattr__(self, "error", error)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, PageError)
+        return (self.page, self.error) == (other.page, other.error)
+
+    def __hash__(self) -> int:
+        return hash((self.page, self.error))
+
+    def __repr__(self) -> str:
+        return f"PageError(page={self.page!r}, error={self.error!r})"
 
     def as_dict(self) -> dict[str, str]:
         return {"page": self.page, "error": self.error}

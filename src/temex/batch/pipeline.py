@@ -51,12 +51,12 @@ from typing import Any
 from ..content.extract import extract_content
 from ..content.metadata import page_metadata
 from ..errors import ParseError
-from ..page.dom import Document, parse
+from ..page.dom import IGNORED_TAGS, Document, parse
 from ..page.files import unusable
 from ..site.pool import rank_by_similarity, vocabulary
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
-from ..template.saved import SavedTemplate, apply_with_text_mask
+from ..template.saved import MatchCache, SavedTemplate, apply_with_text_mask, text_mask
 from ..template.site_index import SiteIndex
 from .engines import run_tasks
 from .grouping import cluster, group_by_site, nearest
@@ -79,6 +79,10 @@ class BatchOptions:
     template: str | None = None   # a saved template for every site (no fit)
     detector: dict[str, Any] = field(default_factory=dict)
     chunk: int = 200          # records per task of a big site spread over workers
+    #: ``stats.template_nodes`` (the saved template's full mask, content-region
+    #: rule included): only when asked, since nothing else of a row needs that
+    #: mask (the main content uses the template *text* mask)
+    template_stats: bool = False
 
 
 @dataclass
@@ -209,6 +213,23 @@ def _nearest_vocabulary(vocabularies: list[frozenset[str]], doc: Document) -> tu
     return best, best_s
 
 
+def _body_nodes(doc: Document) -> int:
+    """Elements of ``<body>`` outside script, style, noscript and template
+    (``TemplateModel.counts()["body_nodes"]``): subtrees skipped by size."""
+    if doc.body < 0:
+        return 0
+    tag, size = doc.tag, doc.size
+    n = 0
+    i, end = doc.body, doc.body + size[doc.body]
+    while i < end:
+        if tag[i] in IGNORED_TAGS:
+            i += size[i]
+        else:
+            n += 1
+            i += 1
+    return n
+
+
 def _max_rss_mb() -> float:
     """Peak resident memory of this (worker) process so far, MB (Linux: KB units)."""
     try:
@@ -239,6 +260,8 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         vocabs = task.fitted.vocabularies
         has_leaders = bool(vocabs)
     writer = SiteWriter(out, task.site, opt.output_format, part=task.part)
+    jsonl = opt.output_format == "jsonl"
+    caches: dict[int, MatchCache] = {}  # per saved template: signatures seen on the site
     n_ok = n_err = 0
     name = site_filename(task.site)
     ticks = _Ticks(out, name if task.part is None else f"{name}.part{task.part}")
@@ -256,24 +279,35 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         else:
             c, sim = (0, 1.0) if saved else (-1, 0.0)
         st = saved[c] if c >= 0 else None
-        if st is not None:  # template mask (stats) and its text evidence, one match
-            mask, tmask = apply_with_text_mask(st, doc)
+        mask: list[bool] | None = None
+        if st is None:
+            tmask = None
+        elif opt.template_stats:  # the full mask (stats) and its text evidence, one match
+            mask, tmask = apply_with_text_mask(st, doc, caches.setdefault(c, MatchCache()))
         else:
-            mask, tmask = [i < doc.body for i in range(len(doc))], None
+            tmask = text_mask(st, doc, cache=caches.setdefault(c, MatchCache()))
         member = index.member(doc) if index is not None else False
         main = extract_content(doc, index, tmask, member=member)
         text = main.text()
-        counts = TemplateModel(key=doc, template=mask, votes=[], pages=[], method="saved",
-                               params={}).counts()
         row: dict[str, Any] = {"url": e.url, "source": e.source, "site": task.site,
                                "template": f"{task.site}#c{c}" if st is not None else None,
-                               "content": text, "metadata": page_metadata(doc, mask)}
-        if opt.markdown:
-            row["markdown"] = main.markdown()
-        row["stats"] = {"nodes": counts["body_nodes"], "template_nodes": counts["template_nodes"],
-                        "content_chars": len(text), "content_blocks": len(main.chosen),
-                        "similarity": round(sim, 3), "fitted": st is not None,
-                        "in_sample": member}
+                               "content": text}
+        if jsonl:  # WARC records hold the text alone
+            # no byline from the template: its text evidence when the full mask is not made
+            row["metadata"] = page_metadata(doc, mask if mask is not None else tmask)
+            if opt.markdown:
+                row["markdown"] = main.markdown()
+        stats: dict[str, Any] = {"nodes": _body_nodes(doc)}
+        if opt.template_stats:
+            if mask is None:
+                mask = [i < doc.body for i in range(len(doc))]
+            stats["template_nodes"] = TemplateModel(key=doc, template=mask, votes=[], pages=[],
+                                                    method="saved",
+                                                    params={}).counts()["template_nodes"]
+        stats.update({"content_chars": len(text), "content_blocks": len(main.chosen),
+                      "similarity": round(sim, 3), "fitted": st is not None,
+                      "in_sample": member})
+        row["stats"] = stats
         writer.add(row)
         n_ok += 1
     writer.close()

@@ -54,6 +54,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     b.add_argument("--output-format", choices=("jsonl", "warc"), default="jsonl",
                    help="rows as JSONL (default) or WARC conversion records")
     b.add_argument("--no-markdown", action="store_true", help="omit the markdown field")
+    b.add_argument("--template-stats", action="store_true",
+                   help="add stats.template_nodes: the elements of the page's template "
+                        "(costs a full template match with the content-region rule)")
     b.add_argument("-q", "--quiet", action="store_true",
                    help="no progress on stderr (failed pages are still counted there)")
     b.add_argument("--quiet-errors", action="store_true",
@@ -89,7 +92,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     opt = BatchOptions(sample=args.sample, n_pages=args.n_pages,
                        cluster_threshold=args.cluster_threshold, chunk=args.chunk,
                        output_format=args.output_format, markdown=not args.no_markdown,
-                       template=args.template)
+                       template=args.template, template_stats=args.template_stats)
     from .progress import Progress
 
     with Progress(None, "batch", "pages", quiet=args.quiet) as bar:

@@ -4,9 +4,9 @@ output to a file or stdout."""
 from __future__ import annotations
 
 import argparse
+import os.path
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..site.defaults import DEFAULT_N as DEFAULT_CS_SIZE
@@ -40,7 +40,8 @@ EXIT_CODES = ("exit status: 0 done; 1 failed, or a page named on the command lin
               "(extract -i, batch, crawl: some URLs or pages failed; counted on stderr, even "
               "with -q); 130 interrupted (crawl and batch: run the same command again to "
               "resume). "
-              f"Docs, installed with temex: {Path(__file__).resolve().parents[1] / 'docs'}"
+              f"Docs, installed with temex: "
+              f"{os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), 'docs')}"
               " (CLI.md: every command, stdin/stdout, exit codes).")
 
 #: ``-`` as an input is stdin, as an output (``-o -``) stdout.
@@ -215,6 +216,8 @@ def write_output(text: str, output: str | None) -> None:
     """Write ``text`` to the file ``output`` (folders made), or to stdout
     (no ``output``, or ``-``)."""
     if output and not is_stdio(output):
+        from pathlib import Path
+
         Path(output).parent.mkdir(parents=True, exist_ok=True)
         Path(output).write_text(text, encoding="utf-8")
     else:

@@ -35,10 +35,24 @@ __all__ = ["build_parser", "main"]
 COMMANDS = (extract, eval_, candidates, demo, serve, content, fit, strip, batch, crawl)
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and the page reader's status line
+    (:func:`temex.page.kernel.status`), loaded only when asked."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from ..page.kernel import status
+
+        print(f"temex {__version__}\n{status()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="temex", description="Site-level web template extraction.")
-    parser.add_argument("--version", action="version", version=f"temex {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and which page reader runs (the compiled "
+                             "kernel or the pure-Python path), and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     for module in COMMANDS:
         p = module.add_parser(sub)

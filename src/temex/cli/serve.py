@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import errno
-import ipaddress
-import socket
 import sys
 from typing import Any
 
@@ -51,6 +47,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def loopback_hosts(host: str) -> list[str] | None:
     """Host-header allow-list for a server bound to loopback (None = any)."""
+    import ipaddress
+
     try:
         loop = ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
@@ -60,6 +58,9 @@ def loopback_hosts(host: str) -> list[str] | None:
 
 def port_in_use(host: str, port: int) -> str | None:
     """Why ``host:port`` cannot be bound now (None when it can)."""
+    import errno
+    import socket
+
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
@@ -89,6 +90,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if busy:
         print(f"temex serve: {busy}", file=sys.stderr)
         return EXIT_FAILED
+    import contextlib
+
     from ..site.runner import Limits
 
     allowed = loopback_hosts(args.host)

@@ -266,14 +266,14 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
                 else:
                     put(f, content, src)
         elif t == "title" and (doc.body < 0 or i < doc.body):
-            put("title", _clean(doc.elements[i].text() or ""), "page")
+            put("title", _clean(doc.node(i).text() or ""), "page")
         elif t == "link":
             if "canonical" in a.get("rel", "").lower().split() and a.get("href", "").strip():
                 put("canonical", urljoin(base, a["href"].strip()) if base else a["href"].strip(),
                     "page")
         elif t == "script":
             if a.get("type", "").strip().lower() == "application/ld+json":
-                jsonld.extend(_jsonld_objects(doc.elements[i].text() or ""))
+                jsonld.extend(_jsonld_objects(doc.node(i).text() or ""))
         elif in_template is not None and in_template[i]:
             continue  # the site's template: no byline, no date from its text
         elif t == "time" and doc.body >= 0 and i > doc.body:

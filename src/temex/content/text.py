@@ -21,48 +21,17 @@ words of the text output (the round-trip test checks it on shared pages).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urljoin
 
-from selectolax.lexbor import LexborNode
-
-from ..page.blocks import BLOCK_TAGS
-from ..page.dom import IGNORED_TAGS, Document, children_reversed
+from ..page import kernel
+from ..page.blocks import BLOCK_TAGS, tag_flags
+from ..page.dom import Document
+from ..page.walk import event_list, events
 from .metadata import base_url
 
 __all__ = ["events", "markdown_text", "text_lines"]
 
-
-
-def events(doc: Document, skip: list[bool] | None = None
-           ) -> Iterator[tuple[str, int, Any]]:
-    """Walk body: ("enter", i, None), ("exit", i, None), ("text", i, str) where
-    i is the element the text belongs to. Ignored elements, and subtrees of
-    elements with ``skip[i]``, are skipped."""
-    if doc.body < 0:
-        return
-    index = doc.element_index()
-    stack: list[tuple[LexborNode, bool]] = [(doc.elements[doc.body], False)]
-    owner: list[int] = []
-    while stack:
-        node, done = stack.pop()
-        if done:
-            yield ("exit", owner.pop(), None)
-            continue
-        if node.is_text_node:
-            if owner:
-                yield ("text", owner[-1], node.text_content or "")
-            continue
-        if not node.is_element_node or (node.tag or "").lower() in IGNORED_TAGS:
-            continue
-        i = index[node.mem_id]
-        if skip is not None and skip[i] and doc.size[i] > 1:  # leaves (br) still break lines
-            continue
-        owner.append(i)
-        yield ("enter", i, None)
-        stack.append((node, True))
-        stack.extend((k, False) for k in children_reversed(node))
 
 
 def _bare(doc: Document, keep: list[bool]) -> list[bool]:
@@ -87,6 +56,11 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
         return [md] if md else []
     template = [not k for k in keep]
     bare = _bare(doc, keep)
+    k = kernel.get()
+    address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
+    if address is not None:  # the same walk and lines, compiled
+        return k.text_lines(address, doc.body, doc.size,  # type: ignore[no-any-return]
+                            tag_flags(doc), bytes(bare), bytes(template))
     blocks: list[str] = []
     cur: list[str] = []
     pre_depth = 0
@@ -127,6 +101,14 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _LAYOUT = frozenset({"p", "div", "ul", "ol", "dl", "table", "blockquote", "pre", "section",
                      "article", "form", "header", "footer", "nav", "aside", "main"}) | _HEADINGS
 _TABLE_PARTS = frozenset({"tbody", "thead", "tfoot", "tr", "td", "th"})
+#: Tags whose enter or exit the Markdown writer acts on; for any other element
+#: both are no-ops (whatever the state: a ``pre`` reacts to ``br`` and block
+#: elements only, a table to its parts and block elements, inline marks are
+#: pushed by ``_CODE``/``_EMPHASIS``/``a`` alone), so the kernel's walk leaves
+#: them out.
+_MARKDOWN_TAGS = (BLOCK_TAGS | _HEADINGS | _TABLE_PARTS | _CODE | frozenset(_EMPHASIS)
+                  | frozenset({"a", "img", "br", "ul", "ol", "li", "blockquote", "pre", "table"}))
+_ESCAPED = frozenset("\\`*_[]<|")
 _ESCAPE = re.compile(r"([\\`*_\[\]<])")
 _ESCAPE_TABLE = re.compile(r"([\\`*_\[\]<|])")
 _LINE_START = re.compile(r"^(\s*)(?:([#>+=~-])|(\d{1,9})([.)]))(?=\s|$)")
@@ -216,7 +198,8 @@ class _Markdown:
         if self.pre >= 0 or self.code:
             self.cur.append(value)
         else:
-            value = (_ESCAPE_TABLE if self.table >= 0 else _ESCAPE).sub(r"\\\1", value)
+            if not _ESCAPED.isdisjoint(value):  # most text has nothing to escape
+                value = (_ESCAPE_TABLE if self.table >= 0 else _ESCAPE).sub(r"\\\1", value)
             if not self.started:
                 value = _LINE_START.sub(self._escape_start, value, count=1)
             self.cur.append(value)
@@ -465,14 +448,13 @@ def markdown_text(doc: Document, keep: list[bool]) -> str:
     docstring); links and images resolved against the page's ``<base>`` or
     URL. The same words as :func:`text_lines` without ``markdown``. O(n)."""
     md = _Markdown(doc, keep)
-    template = [not k for k in keep]
-    for kind, i, value in events(doc, _bare(doc, keep)):
-        if kind == "text":
-            if not template[i]:
-                md.text(value)
-        elif kind == "enter":
-            md.enter(i)
-        else:
-            md.exit(i)
+    if doc.body >= 0:
+        for ev in event_list(doc, _bare(doc, keep), [not k for k in keep], _MARKDOWN_TAGS):
+            if isinstance(ev, str):
+                md.text(ev)
+            elif ev >= 0:
+                md.enter(ev)
+            else:
+                md.exit(~ev)
     md.flush()
     return md.result()

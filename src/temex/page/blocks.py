@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from . import kernel
 from .dom import IGNORED_TAGS, Document
 
 __all__ = ["BLOCK_TAGS", "Blocks", "heaviest_subtree", "page_blocks", "norm_key",
@@ -92,10 +93,18 @@ def page_blocks(doc: Document) -> Blocks:
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     n = len(doc)
-    out = Blocks(block_of=[-1] * n)
     if doc.body < 0:
-        doc.__dict__["_blocks"] = out
+        out = doc.__dict__["_blocks"] = Blocks(block_of=[-1] * n)
         return out
+    k = kernel.get()
+    if k is not None:  # the same loop, compiled
+        node, pieces, chars, link_chars, block_of = k.page_blocks(
+            doc.parent, doc.text, doc.attrs, doc.body, doc.body + doc.size[doc.body],
+            tag_flags(doc))
+        out = doc.__dict__["_blocks"] = Blocks(node, pieces, chars, link_chars, block_of,
+                                               doc.text)
+        return out
+    out = Blocks(block_of=[-1] * n)
     tag, parent, text, attrs = doc.tag, doc.parent, doc.text, doc.attrs
     owner = [-1] * n
     hidden = [False] * n
@@ -133,6 +142,19 @@ def page_blocks(doc: Document) -> Blocks:
     return out
 
 
+def tag_flags(doc: Document) -> bytes:
+    """One byte per element for the kernel (block element, ``pre``, ignored,
+    hidden, ``a``: ``_kernel.tag_flags``); cached on the document. Only
+    called when the kernel runs."""
+    flags = doc.__dict__.get("_tag_flags")
+    if flags is None:
+        k = kernel.get()
+        assert k is not None
+        flags = doc.__dict__["_tag_flags"] = k.tag_flags(doc.tag, BLOCK_TAGS, IGNORED_TAGS,
+                                                          HIDDEN_TAGS)
+    return flags  # type: ignore[no-any-return]
+
+
 def _invisible(doc: Document, i: int) -> bool:
     """Elements hidden by markup (``hidden``, ``aria-hidden``, inline
     ``display:none``): pop-ups, templates for scripts, screen-reader copies."""
@@ -154,8 +176,15 @@ def subtree_sums(doc: Document, blocks: Blocks, *columns: Sequence[float]) -> li
     blocks inside each element's subtree, for the elements of ``<body>``
     (elsewhere: the element's own blocks only). One pass over the blocks and
     one reverse pre-order pass over ``<body>``, whatever the number of
-    columns. O(n·k)."""
+    columns. O(n·k). Compiled when the kernel runs: the same additions in the
+    same order, ints kept ints."""
     n = len(doc)
+    k = kernel.get()
+    if k is not None and doc.body >= 0:
+        got = k.subtree_sums(doc.parent, doc.body, doc.body + doc.size[doc.body], blocks.node,
+                             columns)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
     sums: list[list[float]] = [[0] * n for _ in columns]
     node = blocks.node
     for col, s in zip(columns, sums):

@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import codecs
 import re
+import struct
+import sys
+from array import array
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,6 +34,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..errors import ParseError
+from . import kernel
 
 __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ELEMENTS", "IGNORED_TAGS", "MAX_DEPTH", "Document",
            "build_document", "cap_depth", "children_reversed", "counted_bound", "decode_html",
@@ -235,13 +239,61 @@ class Document:
     body: int = -1
     encoding: str = "utf-8"
     parser: LexborHTMLParser | None = field(default=None, repr=False)
-    elements: list[LexborNode] = field(default_factory=list, repr=False)
+    _elements: list[LexborNode] | None = field(default=None, repr=False)
+    _addresses: bytes | None = field(default=None, repr=False)
     _paths: list[str] | None = field(default=None, repr=False)
     _hash: list[int] | None = field(default=None, repr=False)
     _index: dict[int, int] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.tag)
+
+    @property
+    def elements(self) -> list[LexborNode]:
+        """The Lexbor element of each node (``LexborNode``, in node order).
+        The compiled kernel builds a Document without them: they are made on
+        first use by selectolax's walk of the same tree (prefer :meth:`node`
+        for a few of them)."""
+        if self._elements is None:
+            self._elements = []
+            if self.parser is not None and self.parser.root is not None and len(self):
+                self._elements = [el for el in self.parser.root.traverse()
+                                  if el.is_element_node]
+                assert len(self._elements) == len(self), "the Lexbor tree changed"
+        return self._elements
+
+    @elements.setter
+    def elements(self, value: list[LexborNode]) -> None:
+        self._elements = value
+
+    def address(self, i: int) -> int | None:
+        """Lexbor node address (``mem_id``) of node ``i``; None when the
+        Document has no Lexbor tree."""
+        if self._addresses is not None:
+            return int.from_bytes(self._addresses[_ADDRESS * i:_ADDRESS * (i + 1)],
+                                  sys.byteorder)
+        if self.parser is None:
+            return None
+        return self.elements[i].mem_id
+
+    def node(self, i: int) -> LexborNode:
+        """The Lexbor element of node ``i``. Without :attr:`elements` made,
+        found from the root along its ancestors (each one's children scanned
+        for the next address): O(depth × siblings), for a few nodes."""
+        if self._elements is not None or self._addresses is None:
+            return self.elements[i]
+        assert self.parser is not None and self.parser.root is not None
+        chain = [i, *self.ancestors(i)]
+        chain.pop()  # node 0 is the root
+        node = self.parser.root
+        for j in reversed(chain):
+            want = self.address(j)
+            c = node.first_child
+            while c is not None and c.mem_id != want:
+                c = c.next
+            assert c is not None, "the Lexbor tree changed"
+            node = c
+        return node
 
     @property
     def subtree_hash(self) -> list[int]:
@@ -270,6 +322,10 @@ class Document:
         self._hash = None
 
     def _compute_hash(self) -> list[int]:
+        k = kernel.get()
+        if k is not None:  # the same hashes, compiled
+            return k.subtree_hashes(self.tag, self.id, self.classes,  # type: ignore[no-any-return]
+                                    self.attrs, self.text, self.children)
         tag, ids, classes, attrs, text = self.tag, self.id, self.classes, self.attrs, self.text
         children = self.children
         n = len(tag)
@@ -284,7 +340,12 @@ class Document:
         """``{Lexbor node mem_id: node number}`` of every element, built once
         per document (walks of the Lexbor tree map nodes back with it)."""
         if self._index is None:
-            self._index = {el.mem_id: k for k, el in enumerate(self.elements)}
+            if self._addresses is not None:
+                a = array(_ADDRESS_CODE)
+                a.frombytes(self._addresses)
+                self._index = {m: k for k, m in enumerate(a)}
+            else:
+                self._index = {el.mem_id: k for k, el in enumerate(self.elements)}
         return self._index
 
     # -- navigation -------------------------------------------------------
@@ -382,7 +443,7 @@ class Document:
     def text_blocks(self, i: int, skip: set[int] | None = None) -> list[str]:
         """Text pieces of the subtree at ``i`` in document order."""
         out: list[str] = []
-        stack: list[Any] = [(self.elements[i], i)]
+        stack: list[Any] = [(self.node(i), i)]
         index = self.element_index() if skip else None
         while stack:
             node, _ = stack.pop()
@@ -528,6 +589,21 @@ def lexbor_parse(html: bytes | str, url: str = "", *, declared_encoding: str | N
     parse): the parser and the encoding. :func:`build_document` makes the
     Document; ``site/pool.py`` ranks candidates on the Lexbor tree and builds
     only the chosen ones. Parameters and errors as :func:`parse`."""
+    parser, encoding, text, unchecked = _lexbor_parse(html, url, declared_encoding, max_bytes,
+                                                      max_elements, max_depth)
+    # html and body are levels the scan never counts: an element at
+    # max_depth + 1 is the deepest one the scan lets through
+    if unchecked and _deeper_than(parser, max_depth + 1):
+        parser = _scanned(text, url, max_elements, max_depth)
+    return parser, encoding
+
+
+def _lexbor_parse(html: bytes | str, url: str, declared_encoding: str | None, max_bytes: int,
+                  max_elements: int, max_depth: int
+                  ) -> tuple[LexborHTMLParser, str, str, bool]:
+    """:func:`lexbor_parse` but for the depth check: ``(parser, encoding,
+    text, unchecked)``; ``unchecked``: parsed before any scan, its tree's
+    depth still to be checked (:func:`_parse_first`)."""
     size = len(html)
     if size > max_bytes:
         raise ParseError(f"{url or 'page'}: {size} bytes is over the limit of {max_bytes}")
@@ -542,15 +618,31 @@ def lexbor_parse(html: bytes | str, url: str = "", *, declared_encoding: str | N
     # Fewer start tags than the cap (every "<" not opening an end tag could
     # be one) cannot nest deeper nor pass the element cap; nor can fewer
     # counted start tags than the cap (counted_bound): most pages skip the scan.
+    # Of the others, pages whose worst case Lexbor parses fast are parsed
+    # first and scanned only when the tree is deeper than the cap.
     if _needs_scan(text, max_depth, max_elements):
-        text, starts = cap_depth(text, max_depth, max_starts=max_elements)
-        if starts > max_elements:
-            raise ParseError(f"{url or 'page'}: more than {max_elements} elements "
-                             "(the limit of one page)")
+        if _parse_first(text, max_depth, max_elements):
+            parser = LexborHTMLParser(text)
+            if parser.root is None:
+                raise ParseError(f"{url or 'page'}: no document element")
+            return parser, encoding, text, True
+        return _scanned(text, url, max_elements, max_depth), encoding, text, False
     parser = LexborHTMLParser(text)
     if parser.root is None:
         raise ParseError(f"{url or 'page'}: no document element")
-    return parser, encoding
+    return parser, encoding, text, False
+
+
+def _scanned(text: str, url: str, max_elements: int, max_depth: int) -> LexborHTMLParser:
+    """The Lexbor parse of ``text`` after the depth scan (:func:`cap_depth`)."""
+    text, starts = cap_depth(text, max_depth, max_starts=max_elements)
+    if starts > max_elements:
+        raise ParseError(f"{url or 'page'}: more than {max_elements} elements "
+                         "(the limit of one page)")
+    parser = LexborHTMLParser(text)
+    if parser.root is None:
+        raise ParseError(f"{url or 'page'}: no document element")
+    return parser
 
 
 def build_document(parser: LexborHTMLParser, url: str = "", encoding: str = "utf-8",
@@ -561,8 +653,25 @@ def build_document(parser: LexborHTMLParser, url: str = "", encoding: str = "utf
     if root is None:
         raise ParseError(f"{url or 'page'}: no document element")
     doc = Document(url=url, encoding=encoding, parser=parser)
-    _flatten(doc, root, max_elements)
+    k = kernel.get()
+    if k is None:
+        _flatten(doc, root, max_elements)
+        return doc
+    arrays = k.flatten(root.mem_id, max_elements, IGNORED_TAGS)
+    if arrays is None:
+        raise ParseError(f"{url or 'page'}: over the limit of {max_elements} elements")
+    doc._addresses = arrays[0]
+    for name, value in zip(_FIELDS, arrays[1:]):
+        setattr(doc, name, value)
     return doc
+
+
+#: The fields :func:`_flatten` fills, in the order of the kernel's ``flatten``.
+_FIELDS = ("tag", "id", "classes", "attrs", "parent", "children", "depth", "position", "text",
+           "size", "body")
+#: Bytes of a Lexbor address and the ``array`` code that reads them.
+_ADDRESS_CODE = "Q" if array("Q").itemsize == struct.calcsize("P") else "L"
+_ADDRESS = array(_ADDRESS_CODE).itemsize
 
 
 def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = None,
@@ -594,19 +703,72 @@ def parse(html: bytes | str, url: str = "", *, declared_encoding: str | None = N
         When the input is too large, has too many elements, is empty, or
         looks binary.
     """
-    parser, encoding = lexbor_parse(html, url, declared_encoding=declared_encoding,
-                                    max_bytes=max_bytes, max_elements=max_elements,
-                                    max_depth=max_depth)
-    return build_document(parser, url, encoding, max_elements)
+    parser, encoding, text, unchecked = _lexbor_parse(html, url, declared_encoding, max_bytes,
+                                                      max_elements, max_depth)
+    if not unchecked:
+        return build_document(parser, url, encoding, max_elements)
+    # parsed before any scan: the built depths tell whether the tree is deeper
+    # than the scan lets through (then scanned and parsed again, as
+    # lexbor_parse's check would have done before building)
+    try:
+        doc = build_document(parser, url, encoding, max_elements)
+        if max(doc.depth) <= max_depth + 1:
+            return doc
+    except ParseError:
+        pass
+    return build_document(_scanned(text, url, max_elements, max_depth), url, encoding,
+                          max_elements)
 
 
 def _needs_scan(text: str, max_depth: int, max_elements: int) -> bool:
     """True unless cheap counts prove that :func:`cap_depth` would return the
-    text unchanged with at most ``max_elements`` start tags."""
+    text unchanged with at most ``max_elements`` start tags. Pages of few
+    enough possible start tags to be parsed first whatever they hold
+    (:func:`_parse_first`) are not counted further: their tree is checked."""
     tags = text.count("<") - text.count("</")  # at least the start tags
     if tags > max_elements:
         return True
-    return tags > max_depth and counted_bound(text) > max_depth
+    if tags <= max_depth:
+        return False
+    return tags * tags <= _PARSE_FIRST or counted_bound(text) > max_depth
+
+
+#: Pages of at most this many possible start tags × counted start tags are
+#: parsed before any scan: Lexbor's cost is tags × depth of the open-element
+#: stack, and the depth is at most a few times the counted tags (``ul``/``li``,
+#: ``table``/``tr``/``td`` add levels), so such a page costs Lexbor at most
+#: ~50 ms whatever its nesting (2,048 nested ``div`` in 2,048 tags: ~10 ms).
+#: Pages of at most 2,048 possible start tags are under it without counting
+#: (most pages the first count does not prove shallow); of the others, 575 of
+#: the 607 shared pages that the counts cannot prove shallow are under it
+#: (docs/ROBUSTNESS.md).
+_PARSE_FIRST = 1 << 22
+
+
+def _parse_first(text: str, max_depth: int, max_elements: int) -> bool:
+    """True when Lexbor may parse ``text`` before the depth scan: its worst
+    case is cheap (:data:`_PARSE_FIRST`), and the tree it builds is checked
+    (the built Document's depths in :func:`parse`, :func:`_deeper_than` in
+    :func:`lexbor_parse`): scanned and parsed again only when deeper."""
+    tags = text.count("<") - text.count("</")
+    if tags > max_elements:
+        return False
+    # the counted start tags are at most the possible ones
+    return tags * tags <= _PARSE_FIRST or tags * counted_bound(text) <= _PARSE_FIRST
+
+
+_DEEP_SELECTORS: dict[int, str] = {}
+
+
+def _deeper_than(parser: LexborHTMLParser, max_depth: int) -> bool:
+    """Whether an element of the parsed tree lies deeper than ``max_depth``
+    (``<html>`` at depth 0): a CSS child chain of ``max_depth + 2`` universal
+    selectors matched by Lexbor, in C (the match of each element climbs its
+    ancestors: O(n × depth), about 0.3× the parse of a page)."""
+    sel = _DEEP_SELECTORS.get(max_depth)
+    if sel is None:
+        sel = _DEEP_SELECTORS[max_depth] = " > ".join(["*"] * (max_depth + 2))
+    return parser.css_first(sel) is not None
 
 
 def _flatten(doc: Document, root: LexborNode, max_elements: int = DEFAULT_MAX_ELEMENTS
@@ -696,7 +858,7 @@ def _flatten(doc: Document, root: LexborNode, max_elements: int = DEFAULT_MAX_EL
     doc.parent, doc.position, doc.depth, doc.text = parent, position, depth, text
     doc.children = [tuple(k) if k else () for k in kids]
     doc.size = size
-    doc.elements = elements
+    doc._elements = elements
     doc._index = index
     doc._hash = None
     doc.body = tag.index("body") if "body" in tag else -1

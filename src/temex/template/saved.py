@@ -46,8 +46,8 @@ from .detectors.rules import DEFAULT_REGION, apply_region
 from .model import TemplateModel
 from .site_index import SiteIndex
 
-__all__ = ["SavedTemplate", "apply", "apply_with_text_mask", "text_mask", "strip", "node_signatures", "FORMAT_NAME",
-           "FORMAT_VERSION"]
+__all__ = ["SavedTemplate", "MatchCache", "apply", "apply_with_text_mask", "text_mask", "strip",
+           "node_signatures", "FORMAT_NAME", "FORMAT_VERSION"]
 
 FORMAT_NAME = "temex-template"
 FORMAT_VERSION = 1
@@ -232,24 +232,48 @@ class SavedTemplate:
         return cls.from_dict(d)
 
 
-def apply(saved: SavedTemplate, doc: Document, region: float | None | str = "saved"
-          ) -> list[bool]:
+class MatchCache:
+    """Signatures met while matching one saved template against many pages
+    (a batch task's pages): the step bytes of each (tag, id, classes), the
+    path signature of each (parent signature, step) and whether each (path
+    signature, own text) is a template text. A site's pages repeat most of
+    them, and a blake2b costs more than a dict look-up. Memoisation only:
+    the masks are those computed without it. Bounded: emptied past
+    :attr:`limit` entries."""
+
+    limit = 200_000
+
+    def __init__(self) -> None:
+        self.steps: dict[tuple[str, str, tuple[str, ...]], bytes] = {}
+        self.paths: dict[bytes, tuple[bytes, str]] = {}
+        self.texts: dict[tuple[bytes, str], bool] = {}
+
+    def trim(self) -> None:
+        for d in (self.steps, self.paths, self.texts):
+            if len(d) > self.limit:
+                d.clear()
+
+
+def apply(saved: SavedTemplate, doc: Document, region: float | None | str = "saved",
+          cache: MatchCache | None = None) -> list[bool]:
     """Template mask of ``doc`` (a page the fit may never have seen).
 
     ``region``: "saved" uses the saved template's setting; None turns the
-    content-region rule off. O(n).
+    content-region rule off. ``cache``: signatures of earlier pages matched
+    against the same template (:class:`MatchCache`). O(n).
     """
-    mask = _reached_mask(saved, doc)
+    mask = _reached_mask(saved, doc, cache)
     r = saved.region if region == "saved" else region
     if r is not None and doc.body >= 0 and isinstance(r, (int, float)):
         mask = apply_region(doc, mask, float(r))
     return mask
 
 
-def apply_with_text_mask(saved: SavedTemplate, doc: Document) -> tuple[list[bool], list[bool]]:
+def apply_with_text_mask(saved: SavedTemplate, doc: Document, cache: MatchCache | None = None
+                         ) -> tuple[list[bool], list[bool]]:
     """``(apply(saved, doc), text_mask(saved, doc))`` with the signature match
     done once (the batch pipeline needs both for every page). O(n)."""
-    plain = _reached_mask(saved, doc)
+    plain = _reached_mask(saved, doc, cache)
     mask = plain
     r = saved.region
     if r is not None and doc.body >= 0 and isinstance(r, (int, float)):
@@ -257,7 +281,8 @@ def apply_with_text_mask(saved: SavedTemplate, doc: Document) -> tuple[list[bool
     return mask, text_mask(saved, doc, plain)
 
 
-def _reached_mask(saved: SavedTemplate, doc: Document) -> list[bool]:
+def _reached_mask(saved: SavedTemplate, doc: Document, cache: MatchCache | None = None
+                  ) -> list[bool]:
     """The template mask before the content-region rule (``apply`` with
     ``region=None``)."""
     n = len(doc)
@@ -281,8 +306,11 @@ def _reached_mask(saved: SavedTemplate, doc: Document) -> list[bool]:
         # reach (a node whose parent is reached): a third of a page lies below
         # unreached nodes, and its hashes would be thrown away
         raw: list[bytes] = [b""] * n
-        steps: dict[tuple[str, str, tuple[str, ...]], bytes] = {}
-        known: dict[bytes, tuple[bytes, str]] = {}
+        if cache is None:
+            cache = MatchCache()
+        else:
+            cache.trim()
+        steps, known, text_verdict = cache.steps, cache.paths, cache.texts
         tags, ids, classes, parent, own = doc.tag, doc.id, doc.classes, doc.parent, doc.text
         for i in range(n):
             p = parent[i]
@@ -302,8 +330,13 @@ def _reached_mask(saved: SavedTemplate, doc: Document) -> list[bool]:
             reach[i] = True
             raw[i] = sig[0]
             if own[i]:
-                mask[i] = blake2b(sig[0] + b"\x00" + own[i].encode("utf-8", "replace"),
-                                  digest_size=8).hexdigest() in texts
+                tkey = (sig[0], own[i])
+                verdict = text_verdict.get(tkey)
+                if verdict is None:
+                    verdict = text_verdict[tkey] = blake2b(
+                        sig[0] + b"\x00" + own[i].encode("utf-8", "replace"),
+                        digest_size=8).hexdigest() in texts
+                mask[i] = verdict
             else:
                 c = free.get(sig[1])
                 mask[i] = c is None or c[0] >= c[1]
@@ -313,8 +346,8 @@ def _reached_mask(saved: SavedTemplate, doc: Document) -> list[bool]:
     return mask
 
 
-def text_mask(saved: SavedTemplate, doc: Document, mask: Sequence[bool] | None = None
-              ) -> list[bool]:
+def text_mask(saved: SavedTemplate, doc: Document, mask: Sequence[bool] | None = None,
+              cache: MatchCache | None = None) -> list[bool]:
     """The text evidence of the template mask: text-bearing nodes whose text
     signature is a template text on a reached template path (``mask``: the
     result of :func:`apply` with ``region=None``, computed when omitted).
@@ -323,7 +356,7 @@ def text_mask(saved: SavedTemplate, doc: Document, mask: Sequence[bool] | None =
     votes of text-free nodes and the content-region rule guess content slots
     of the key pages, and on unseen pages they also drop main content
     (measured in docs/BATCH.md). O(n)."""
-    m = apply(saved, doc, region=None) if mask is None else mask
+    m = apply(saved, doc, region=None, cache=cache) if mask is None else mask
     text = doc.text
     return [bool(m[i] and text[i]) for i in range(len(doc))]
 

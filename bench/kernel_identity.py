@@ -1,0 +1,119 @@
+"""The compiled kernel against the pure-Python path on every shared page
+(issue 24; tests/test_kernel.py does every 7th page).
+
+Per page of ``../shared/data`` (sites and content datasets), both paths in
+one process: the Document arrays, the page-level main content (kept blocks,
+text, Markdown), text and Markdown of a random half of the elements, and the
+body text. Then ``temex batch -j 1 --template-stats`` over the content
+datasets and over the shared sites, once with the kernel and once with
+``TEMEX_KERNEL=0``: rows and saved templates compared byte for byte. Prints a
+table; exit status 1 on any difference.
+
+    .venv/bin/python bench/kernel_identity.py [--no-batch]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from temex.cli.eval import default_data_dir
+from temex.content.extract import extract_content
+from temex.content.text import markdown_text, text_lines
+from temex.errors import ParseError
+from temex.page import kernel
+from temex.page.dom import _FIELDS, parse
+
+
+def outputs(raw: bytes, name: str) -> list[Any]:
+    try:
+        doc = parse(raw, url="http://example.org/a/" + name)
+    except ParseError as e:
+        return ["error", str(e)]
+    main = extract_content(doc)
+    mask = [random.Random(len(raw) + i).random() < 0.5 for i in range(len(doc))]
+    return [[getattr(doc, f) for f in _FIELDS], main.chosen, main.text(), main.markdown(),
+            text_lines(doc, mask, False), markdown_text(doc, mask),
+            doc.subtree_text(doc.body) if doc.body >= 0 else ""]
+
+
+def pages(data: Path) -> tuple[int, int, float, float]:
+    k = kernel.get()
+    files = sorted(p for p in data.rglob("*.htm*") if p.is_file())
+    differ = 0
+    t_kernel = t_pure = 0.0
+    for path in files:
+        raw = path.read_bytes()
+        kernel._state = (k, "on")
+        t0 = time.process_time()
+        fast = outputs(raw, path.name)
+        t_kernel += time.process_time() - t0
+        kernel._state = (None, "off")
+        t0 = time.process_time()
+        pure = outputs(raw, path.name)
+        t_pure += time.process_time() - t0
+        if fast != pure:
+            differ += 1
+            print(f"differs: {path}", file=sys.stderr)
+    kernel._state = (k, "on")
+    return len(files), differ, t_kernel, t_pure
+
+
+def batch(inputs: list[Path], label: str) -> tuple[str, int, int, int]:
+    out: dict[str, Path] = {}
+    tmp = Path(tempfile.mkdtemp(prefix="temex-kernel-"))
+    for name, env in (("kernel", {}), ("pure", {"TEMEX_KERNEL": "0"})):
+        out[name] = tmp / name
+        subprocess.run([sys.executable, "-m", "temex", "batch", *map(str, inputs), "-o",
+                        str(out[name]), "-j", "1", "-q", "--template-stats"], check=True,
+                       env={**os.environ, **env,
+                            "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")})
+    files = sorted(p.relative_to(out["kernel"]) for p in out["kernel"].rglob("*")
+                   if p.is_file() and p.parts[-2] in ("sites", "templates"))
+    other = sorted(p.relative_to(out["pure"]) for p in out["pure"].rglob("*")
+                   if p.is_file() and p.parts[-2] in ("sites", "templates"))
+    differ = sum((out["kernel"] / f).read_bytes() != (out["pure"] / f).read_bytes()
+                 for f in files) + (files != other)
+    rows = sum(len((out["kernel"] / f).read_text().splitlines())
+               for f in files if f.suffix == ".jsonl")
+    return label, len(files), rows, differ
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--no-batch", action="store_true")
+    args = ap.parse_args()
+    data = default_data_dir()
+    if data is None:
+        sys.exit("shared data not found (set TEMEX_DATA)")
+    if kernel.get() is None:
+        sys.exit(f"nothing to compare: {kernel.status()}")
+    status = kernel.status()
+    n, differ, tk, tp = pages(data)
+    print(f"{status}\n")
+    print("| check | items | differing | CPU s kernel / pure |")
+    print("|---|---|---|---|")
+    print(f"| pages of {data}: arrays, page content (blocks, text, Markdown), random-half "
+          f"text and Markdown, body text | {n} | {differ} | {tk:.1f} / {tp:.1f} |")
+    bad = differ
+    if not args.no_batch:
+        content = sorted(p for p in (data / "content").iterdir() if p.is_dir())
+        for label, inputs in (("content datasets", content), ("shared sites", [data / "sites"])):
+            label, files, rows, d = batch(inputs, label)
+            print(f"| `temex batch -j 1 --template-stats`, {label}: row and template files "
+                  f"({rows} rows) | {files} | {d} | |")
+            bad += d
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,189 @@
+"""The compiled kernel (issue 24): it runs when built for a declared
+selectolax, turns itself off when it misreads, and gives the pure-Python
+path's output.
+
+Real pages, real parsers, both paths in one process (the pure path is
+chosen by setting the loader's state, as ``TEMEX_KERNEL=0`` does) and through
+the CLI in subprocesses. Every shared page is compared by
+``bench/kernel_identity.py``; here every 7th page (the Document arrays of
+every shared page are also compared with the reference builder by
+tests/test_dom.py, through whichever path runs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import selectolax
+
+from temex.page import kernel
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _built() -> bool:
+    try:
+        from temex.page import _kernel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+SUPPORTED = selectolax.__version__ in kernel.SELECTOLAX_VERSIONS
+needs_kernel = pytest.mark.skipif(not (_built() and SUPPORTED),
+                                  reason="the compiled kernel is not built for this selectolax")
+
+
+def _pure() -> tuple[None, str]:
+    return None, "off in this test"
+
+
+def test_the_expected_page_reader_runs() -> None:
+    """Built for a declared selectolax: on; not built: off and said so.
+    ``TEMEX_EXPECT_KERNEL`` (1 or 0, set by .ci/run) pins the expectation,
+    so that the pure-path CI run cannot test the kernel by mistake."""
+    on = kernel.get() is not None
+    expect = os.environ.get("TEMEX_EXPECT_KERNEL")
+    if expect is not None:
+        assert on == (expect == "1"), kernel.status()
+    if _built() and SUPPORTED and os.environ.get("TEMEX_KERNEL", "1") != "0":
+        assert on, kernel.status()
+    if not _built():
+        assert not on and "not built" in kernel.status()
+
+
+def test_version_names_the_page_reader() -> None:
+    def version(**env: str) -> str:
+        r = subprocess.run([sys.executable, "-m", "temex", "--version"], capture_output=True,
+                           text=True, timeout=60, env={**os.environ, **env}, check=False)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    out = version()
+    assert out.startswith("temex ") and "kernel" in out
+    assert ("compiled kernel on" in out) == (kernel.get() is not None)
+    assert "off (TEMEX_KERNEL=0): pure-Python path" in version(TEMEX_KERNEL="0")
+
+
+class _Misreading:
+    """The real kernel with one of its answers changed."""
+
+    def __init__(self, real: Any, wrong: str) -> None:
+        self.real, self.wrong = real, wrong
+        self.LAYOUT = real.LAYOUT
+
+    def node_fields(self, address: int) -> tuple[int, ...]:
+        got = self.real.node_fields(address)
+        return (got[0], got[1], got[2] + 8, *got[3:]) if self.wrong == "parent" else got
+
+    def flatten(self, *args: Any) -> Any:
+        got = self.real.flatten(*args)
+        if self.wrong == "cap":
+            return None
+        if self.wrong == "text":
+            text = list(got[9])
+            text[-1] += "x"
+            return (*got[:9], text, *got[10:])
+        if self.wrong == "address":
+            return (got[0][8:] + got[0][:8], *got[1:])
+        return got
+
+    def tag_flags(self, *args: Any) -> bytes:
+        return self.real.tag_flags(*args)  # type: ignore[no-any-return]
+
+    def events(self, *args: Any) -> list[int | str]:
+        got = self.real.events(*args)
+        return [e for e in got if not isinstance(e, str)] if self.wrong == "events" else got
+
+
+@needs_kernel
+def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from temex.page import _kernel
+
+    assert kernel._self_check(_kernel) == ""
+    for wrong in ("parent", "cap", "text", "address", "events"):
+        assert kernel._self_check(_Misreading(_kernel, wrong)), wrong
+    monkeypatch.setattr(selectolax, "__version__", "9.9.9")
+    monkeypatch.delenv("TEMEX_KERNEL", raising=False)
+    module, why = kernel._load()
+    assert module is None and "selectolax 9.9.9" in why and "pure-Python path" in why
+
+
+def _content(raw: bytes, name: str) -> list[Any]:
+    from temex.content.extract import extract_content
+    from temex.content.text import markdown_text, text_lines
+    from temex.errors import ParseError
+    from temex.page.dom import _FIELDS, parse
+
+    try:
+        doc = parse(raw, url="http://example.org/a/" + name)
+    except ParseError as e:
+        return ["error", str(e)]
+    main = extract_content(doc)
+    mask = [random.Random(len(raw) + i).random() < 0.5 for i in range(len(doc))]
+    # every 97th node: the Lexbor element found from the root has the node's address
+    found = [doc.node(i).mem_id == doc.address(i) for i in range(0, len(doc), 97)]
+    return [[getattr(doc, f) for f in _FIELDS], found,
+            main.chosen, main.text(), main.markdown(), text_lines(doc, mask, False),
+            markdown_text(doc, mask), doc.subtree_text(doc.body) if doc.body >= 0 else ""]
+
+
+@needs_kernel
+def test_kernel_and_pure_path_give_the_same_content(data_dir: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every 7th shared page: the Document arrays, the page's main content
+    (kept blocks, text, Markdown), text and Markdown of a random half of its
+    elements, and its body text are the same on both paths."""
+    pages = sorted(p for p in data_dir.rglob("*.htm*") if p.is_file())[::7]
+    assert len(pages) > 500
+    for path in pages:
+        raw = path.read_bytes()
+        fast = _content(raw, path.name)
+        with monkeypatch.context() as m:
+            m.setattr(kernel, "_state", _pure())
+            pure = _content(raw, path.name)
+        assert fast == pure, path
+
+
+@needs_kernel
+def test_batch_rows_and_templates_are_the_pure_paths(data_dir: Path, tmp_path: Path) -> None:
+    """``temex batch`` through the CLI, once with the kernel and once with
+    ``TEMEX_KERNEL=0``: byte-identical rows (content, Markdown, metadata,
+    stats) and saved templates."""
+    src = tmp_path / "in"
+    for ds, n_sites in (("big9", 2), ("dragnet", 3), ("cleanportaleval", 1)):
+        for site in sorted(p for p in (data_dir / "content" / ds).iterdir() if p.is_dir())[:n_sites]:
+            shutil.copytree(site, src / ds / site.name)
+    wiki = sorted((data_dir / "sites" / "wikinotes" / "www").rglob("index.html"))[:30]
+    for k, f in enumerate(wiki):
+        (src / "wiki" / "wikinotes").mkdir(parents=True, exist_ok=True)
+        shutil.copy(f, src / "wiki" / "wikinotes" / f"{k}.html")
+    outs = {}
+    for name, env in (("kernel", {}), ("pure", {"TEMEX_KERNEL": "0"})):
+        out = tmp_path / name
+        r = subprocess.run([sys.executable, "-m", "temex", "batch", *map(str, sorted(src.iterdir())),
+                            "-o", str(out), "-j", "1", "-q", "--template-stats"],
+                           capture_output=True, text=True, timeout=600,
+                           env={**os.environ, **env}, check=False)
+        assert r.returncode == 0, r.stderr[-2000:]
+        outs[name] = out
+    files = sorted(p.relative_to(outs["kernel"]) for p in outs["kernel"].rglob("*")
+                   if p.is_file() and p.parts[-2] in ("sites", "templates"))
+    assert len(files) > 10
+    assert files == sorted(p.relative_to(outs["pure"]) for p in outs["pure"].rglob("*")
+                           if p.is_file() and p.parts[-2] in ("sites", "templates"))
+    rows = 0
+    for f in files:
+        assert (outs["kernel"] / f).read_bytes() == (outs["pure"] / f).read_bytes(), f
+        if f.suffix == ".jsonl":
+            rows += sum(1 for line in (outs["kernel"] / f).read_text().splitlines()
+                        if "markdown" in json.loads(line))
+    assert rows > 60
