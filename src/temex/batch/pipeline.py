@@ -293,8 +293,9 @@ def run_site(task: SiteTask) -> dict[str, Any]:
                                "template": f"{task.site}#c{c}" if st is not None else None,
                                "content": text}
         if jsonl:  # WARC records hold the text alone
-            # no byline from the template: its text evidence when the full mask is not made
-            row["metadata"] = page_metadata(doc, mask if mask is not None else tmask)
+            # no byline from the template's text evidence (the same with or
+            # without --template-stats)
+            row["metadata"] = page_metadata(doc, tmask)
             if opt.markdown:
                 row["markdown"] = main.markdown()
         stats: dict[str, Any] = {"nodes": _body_nodes(doc)}
