@@ -218,7 +218,7 @@ def loso(data: Path, n: int, only: list[str] | None,
         worst_d = min(worst_d, (min(dt, dc), name))
         worst_l = min(worst_l, (min(lt, lc), name))
         print(f"| {name} | {ml:.2f} | {mx} | {dt:.3f} | {dc:.3f} | {lt:.3f} | {lc:.3f} "
-              f"| {ll:.2f} | {fmt_point(GRID[k])} |")
+              f"| {ll:.2f} | {fmt_point({kk: v for kk, v in GRID[k].items() if GRID[default].get(kk) != v}) or 'default'} |")
     print(f"| **mean / worst site** | {statistics.fmean(all_loads):.2f} | | "
           f"{worst_d[1]} ({worst_d[0]:.3f}) | | {worst_l[1]} ({worst_l[0]:.3f}) | | "
           f"{statistics.fmean(loso_loads):.2f} | |")

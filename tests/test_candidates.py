@@ -110,14 +110,18 @@ def test_real_site_over_http(site_name: str) -> None:
     assert max(s.template[2], s.content[2]) > 0.5
 
 
-#: Live floors (issue 9), node F1 template / content with every key page
-#: pooled, explored with the defaults over HTTP: the figures of
-#: ``bench/bench_explore.py --loso --default-only`` (docs/EXPLORATION.md)
-#: rounded down, less 0.01 (third pass of issue 9: the second hop of leaf
-#: pages, ``explore.SecondHop``, and the detector's title and head-zone rules).
-LIVE_FLOORS = {"americanpillowcase-shop": (0.94, 0.87), "digitalplant": (0.96, 0.97),
+#: Live floors (issues 9 and 22), node F1 template / content with every key
+#: page pooled, explored with the defaults over HTTP: the figures of
+#: ``bench/bench_explore.py --loso`` (docs/EXPLORATION.md, issue 22: every
+#: shared site, 4.00 loads on average, 4 at most) a little under, rounded down.
+LIVE_FLOORS = {"americanpillowcase-shop": (0.98, 0.96), "bgbiao-hugo-zh": (0.91, 0.97),
+               "birdie0-mdbook": (0.99, 0.99), "cezam-catalogue": (0.88, 0.96),
+               "codare-wordpress": (0.89, 0.85), "cookwithtina-recipes": (0.95, 0.91),
+               "digitalplant": (0.98, 0.98), "everything-list-hypermail": (0.74, 0.99),
                "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
-               "klnet-forum": (0.97, 0.98), "openehr-org-archive": (0.98, 0.98),
+               "klnet-forum": (0.97, 0.98), "opendcl-forum": (0.91, 0.99),
+               "openehr-org-archive": (0.98, 0.98), "pyconca2013-conference": (0.72, 0.88),
+               "rubima-magazine": (0.93, 0.94), "toppra-furo": (0.94, 0.98),
                "wikinotes": (0.94, 0.99)}
 
 
