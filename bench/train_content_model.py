@@ -57,6 +57,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from content_sets import pages_by_site  # noqa: E402
+
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.scorer import (CONTEXT_FEATURES, FEATURES, MODEL_VERSION, SITE_FEATURES,  # noqa: E402
                                   block_features, context_features, select)
@@ -149,9 +151,8 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     p.weight = np.array([len(t) / nt for t in btok])
     p.btok = [Counter(t) for t in btok]
     p.gold = Counter(tokens(gold))
-    # what context_features needs: the tree arrays, not the parser
-    d.parser, d.elements = None, []
-    p.ctx_doc, p.ctx_blocks = d, blocks
+    # what context_features and select need: the tree arrays, not the page
+    p.ctx_doc, p.ctx_blocks = _Tree(d), _BlockView(blocks)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
     p.traf = None
     return p
@@ -212,37 +213,120 @@ def load_sites(data: Path, per_site: int = SITES, seed: int = 0,
     return pages
 
 
-def load(data: Path, datasets: list[str], limit: int = 0) -> list[Page]:
-    params = ContentParams()
+def _code_digest() -> str:
+    """Digest of the code that makes features and labels: a feature cache
+    written by other code is never read."""
+    h = hashlib.sha256()
+    src = ROOT / "src" / "temex"
+    files = sorted([*(src / "content").glob("*.py"), *(src / "page").glob("*.py"),
+                    src / "template" / "site_index.py", Path(__file__)])
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+class _Tree:
+    """What :func:`context_features` and :func:`select` read of a parsed page
+    (``parent``, ``size``, ``body``), without its texts and tags: the training
+    keeps thousands of pages in memory and in the feature cache."""
+
+    __slots__ = ("parent", "size", "body", "_n")
+
+    def __init__(self, d) -> None:  # type: ignore[no-untyped-def]
+        self.parent, self.size, self.body, self._n = d.parent, d.size, d.body, len(d)
+
+    def __len__(self) -> int:
+        return self._n
+
+
+class _BlockView:
+    __slots__ = ("node", "chars")
+
+    def __init__(self, b) -> None:  # type: ignore[no-untyped-def]
+        self.node, self.chars = b.node, b.chars
+
+    def __len__(self) -> int:
+        return len(self.node)
+
+
+def _cached(cache: Path | None, name: str, make):  # type: ignore[no-untyped-def]
+    """``make()``, kept in ``cache/<code digest>/<name>.pkl`` between runs."""
+    import pickle
+
+    if cache is None:
+        return make()
+    f = cache / _code_digest() / f"{name}.pkl"
+    if f.is_file():
+        with open(f, "rb") as fh:
+            return [_undump(x) for x in pickle.load(fh)]
+    out = make()
+    f.parent.mkdir(parents=True, exist_ok=True)
+    tmp = f.with_suffix(".tmp")
+    with open(tmp, "wb") as fh:
+        pickle.dump([_dump(p) for p in out], fh, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(f)
+    return out
+
+
+def _dump(p: Page) -> dict:
+    """A page record as plain data (this file runs as ``__main__`` and is
+    imported as a module: pickled classes would not load in the other)."""
+    d = {k: getattr(p, k) for k in Page.__slots__}
+    t, b = p.ctx_doc, p.ctx_blocks
+    d["ctx_doc"] = (t.parent, t.size, t.body, len(t))
+    d["ctx_blocks"] = (b.node, b.chars)
+    return d
+
+
+def _undump(d: dict) -> Page:
+    p = Page()
+    for k in Page.__slots__:
+        setattr(p, k, d[k])
+    t = _Tree.__new__(_Tree)
+    t.parent, t.size, t.body, t._n = d["ctx_doc"]
+    b = _BlockView.__new__(_BlockView)
+    b.node, b.chars = d["ctx_blocks"]
+    p.ctx_doc, p.ctx_blocks = t, b
+    return p
+
+
+def load(data: Path, datasets: list[str], limit: int = 0,
+         cache: Path | None = None) -> list[Page]:
+    """Features, labels and scoring data of every page of ``datasets`` (with
+    ``cache``: computed once per version of the feature code)."""
     pages: list[Page] = []
     for ds in datasets:
-        man = data / "content" / ds / "manifest.jsonl"
-        rows = [json.loads(x) for x in man.read_text(encoding="utf-8").splitlines() if x.strip()]
-        by_site: dict[str, list[dict]] = {}
-        for r in rows:
-            by_site.setdefault(r["site"], []).append(r)
-        sites = sorted(by_site)
-        if limit:
-            sites = sites[:limit]
-        for site in sites:
-            docs = []
-            for r in sorted(by_site[site], key=lambda r: r["page"]):
-                f = man.parent / r["html"]
-                try:
-                    d = parse(f.read_bytes(), url=str(f))
-                except Exception:
-                    continue
-                if d.body < 0:
-                    continue
-                docs.append((r, d))
-            index = SiteIndex(d for _, d in docs)
-            for r, d in docs:
-                gold = (man.parent / r["gold"]).read_text(encoding="utf-8")
-                p = page_record(ds, site, r["page"], d, gold, index, params)
-                if p is not None:
-                    pages.append(p)
-            print(f"  {ds}/{site}: {len(docs)} pages", file=sys.stderr, flush=True) \
-                if len(docs) > 5 else None
+        man = hashlib.sha256((data / "content" / ds / "manifest.jsonl").read_bytes()).hexdigest()
+        pages += _cached(cache, f"{ds}-{limit}-{man[:8]}",
+                         lambda ds=ds: _load_dataset(data, ds, limit))
+    return pages
+
+
+def _load_dataset(data: Path, ds: str, limit: int) -> list[Page]:
+    params = ContentParams()
+    pages: list[Page] = []
+    by_site = pages_by_site(data, ds)
+    sites = sorted(by_site)
+    if limit:
+        sites = sites[:limit]
+    for site in sites:
+        docs = []
+        for r in by_site[site]:
+            try:
+                d = parse(r.read(), url=str(r.html))
+            except Exception:
+                continue
+            if d.body < 0:
+                continue
+            docs.append((r, d))
+        index = SiteIndex(d for _, d in docs)
+        for r, d in docs:
+            p = page_record(ds, site, r.page, d, r.gold_text(), index, params)
+            if p is not None:
+                pages.append(p)
+        print(f"  {ds}/{site}: {len(docs)} pages", file=sys.stderr, flush=True) \
+            if len(docs) > 5 else None
     return pages
 
 
@@ -487,6 +571,9 @@ def main() -> int:
     ap.add_argument("--out", default=str(MODEL))
     ap.add_argument("--cv", type=int, default=0, help="grouped K-fold cross-validation")
     ap.add_argument("--lodo", action="store_true", help="also leave one dataset out")
+    ap.add_argument("--cache", default=str(ROOT / ".cache" / "content-features"),
+                    help="features kept between runs, per version of the feature code "
+                         "(none: recompute)")
     ap.add_argument("--limit", type=int, default=0, help="first N sites per dataset (tests)")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--cv-json", help="write per-dataset CV figures here")
@@ -510,7 +597,8 @@ def main() -> int:
                          "(bench_content.py --cv-models reads it)")
     args = ap.parse_args()
     t0 = time.time()
-    pages = load(Path(args.data), [d for d in args.datasets.split(",") if d], args.limit)
+    pages = load(Path(args.data), [d for d in args.datasets.split(",") if d], args.limit,
+                 None if args.cache == "none" else Path(args.cache))
     print(f"{len(pages)} pages, {sum(len(p.label) for p in pages)} blocks, "
           f"{time.time() - t0:.0f} s", file=sys.stderr)
     thr = None if args.threshold < 0 else args.threshold
