@@ -144,7 +144,7 @@ def test_sidebar_widgets_are_no_records() -> None:
     has not seen their text (pages of a blog that is not in the 24-page
     sample of a site that mixes templates): the article stays the main
     content. Measured: 0.99 / 0.99 / 0.93; the own-records rule without the
-    scaffolding check (:func:`temex.content.extract._alike`) kept the
+    scaffolding check (:func:`temex.content.records.alike`) kept the
     widgets: 0.57 / 0.58 / 0.49."""
     folder = DATA / "content" / "dragnet" / "nytimes.com"  # type: ignore[operator]
     files = sorted(folder.glob("*.html"))
@@ -275,7 +275,7 @@ def test_batch_short_page_text_is_no_teaser() -> None:
     paragraphs, under 400 characters) sits in a ``div`` beside the ``div``
     wrappers of its breadcrumb, byline and title block: the teaser-records
     rule took it for one teaser of three and dropped it. With a template
-    mask the siblings must be teasers too (``_records(strict=True)``):
+    mask the siblings must be teasers too (``teaser_records(strict=True)``):
     measured token F1 of this page 0.348 -> 0.882 (klnet-forum's two-post
     threads and the other sites: docs/BATCH.md)."""
     from temex.evaluate import gold_text, load_site
