@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from .content.extract import Content, ContentParams, extract_content
@@ -45,8 +46,14 @@ def _check_format(fmt: str) -> None:
         raise ParameterError("format", f"one of {', '.join(EXTRACT_FORMATS)}", fmt)
 
 
+def _params(params: ContentParams | None, comments: bool) -> ContentParams:
+    params = params or ContentParams()
+    return params if comments else replace(params, comments=False)
+
+
 def extract(html: bytes | str, url: str | None = None, format: str = "markdown", *,
-            front_matter: bool = False, params: ContentParams | None = None) -> str:
+            front_matter: bool = False, params: ContentParams | None = None,
+            comments: bool = True) -> str:
     """Main content of one page, with no site behind it.
 
     Parameters
@@ -64,6 +71,9 @@ def extract(html: bytes | str, url: str | None = None, format: str = "markdown",
         Markdown only: the page's metadata as YAML front matter.
     params : ContentParams, optional
         Weights of the content extraction (defaults: the shipped ones).
+    comments : bool
+        False: the article alone, without comment sections and the replies
+        of a thread (``ContentParams.comments``).
 
     Raises ParameterError for an unknown format and ParseError for input
     that is no HTML (empty, binary); a page without visible text gives an
@@ -71,12 +81,12 @@ def extract(html: bytes | str, url: str | None = None, format: str = "markdown",
     """
     _check_format(format)
     doc = parse(html, url=url or "")
-    return _output(extract_content(doc, params=params or ContentParams()), format, front_matter)
+    return _output(extract_content(doc, params=_params(params, comments)), format, front_matter)
 
 
 def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | None = None,
                  format: str = "markdown", *, front_matter: bool = False,
-                 params: ContentParams | None = None) -> str:
+                 params: ContentParams | None = None, comments: bool = True) -> str:
     """Main content of one page with other pages of the same site as evidence.
 
     ``pages`` are the other pages' HTML (bytes or str); text blocks that
@@ -96,7 +106,7 @@ def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | Non
         if other.body >= 0:
             others.append(other)
     index = SiteIndex([doc, *others])
-    return _output(extract_content(doc, index, params=params or ContentParams()), format,
+    return _output(extract_content(doc, index, params=_params(params, comments)), format,
                    front_matter)
 
 def load_key_file(path: str | Path) -> Document:

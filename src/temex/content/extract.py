@@ -50,6 +50,7 @@ from ..template.site_index import SiteIndex
 from .candidates import Candidates, candidates, repeated_text
 from .output import Content
 from .params import ContentParams
+from .records import comment_blocks
 from .rules import NEGATIVE_NAMES, rule_signals, select_blocks
 
 __all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
@@ -89,6 +90,9 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         chosen, region, stats = _by_rules(cand, params, models, small)
     else:
         chosen, region, stats = _by_scorer(cand, site, member, params, models)
+    if not params.comments:
+        drop = comment_blocks(doc, cand.blocks, chosen)
+        chosen = [b for b in chosen if b not in drop]
     reason = "" if chosen else "every text block is boilerplate"
     return Content(doc, cand.blocks, chosen, region, reason, stats)
 

@@ -37,14 +37,15 @@ from typing import Any
 
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
+from .records import RecordLists, record_lists
 
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "POSITIVE_NAMES", "SITE_FEATURES",
            "block_features", "context_features", "logit"]
 
 _TAGS = ("p", "h1", "h2", "h3", "h456", "li", "td", "div", "pre", "blockquote", "dd", "br",
-         "body", "span_like")
+         "body", "span_like", "caption")
 _ANC = ("article", "main", "table", "form", "header", "footer", "nav", "aside", "ul", "li",
-        "blockquote", "a", "h")
+        "blockquote", "a", "h", "pre", "code", "figure", "math", "section", "details")
 POSITIVE_NAMES = ("article", "content", "post", "entry", "story", "body", "main", "text",
                   "blog", "news", "page", "prose", "hentry")
 _NEGATIVE = ("comment", "disqus", "respond", "reply", "share", "sharing", "social",
@@ -79,15 +80,20 @@ NEIGHBOUR_FEATURES = ["prev_ld", "next_ld", "prev_log_chars", "next_log_chars",
 RULE_FEATURES = ["rule_ld_ok", "rule_named", "rule_records", "rule_region", "rule_chosen",
                  "rule_title", "region_share", "log_page_chars", "page_ld"]
 LANDMARK_FEATURES = ["title_overlap", "title_equal", "after_h1", "comment_anc", "first_h1"]
+#: The block's record list (:func:`temex.content.records.record_lists`).
+RECORD_FEATURES = ["rec_in", "rec_share", "rec_text_share", "rec_log_n", "rec_ld", "rec_anchor",
+                   "rec_max_share", "rec_first", "rec_page_share", "rec_record_share"]
+#: Code, tables, figures.
+KIND_FEATURES = ["code_syms", "data_table", "table_share"]
 
 FEATURES: list[str] = (TEXT_FEATURES + TAG_FEATURES + ANCESTOR_FEATURES + NAME_FEATURES
                        + SUBTREE_FEATURES + NEIGHBOUR_FEATURES + RULE_FEATURES
-                       + LANDMARK_FEATURES)
+                       + LANDMARK_FEATURES + RECORD_FEATURES + KIND_FEATURES)
 SITE_FEATURES: list[str] = ["site_pages", "site_repeated", "site_df_rate", "site_long_repeated",
                             "site_rule_chosen", "site_rule_region", "site_rep_share",
                             "site_long_rep_share", "site_rep_prose"]
 CONTEXT_FEATURES: list[str] = ["s1", "prev_s1", "next_s1", "par_s1", "gp_s1", "ggp_s1",
-                               "win_s1", "page_s1"]
+                               "win_s1", "page_s1", "list_s1", "record_s1"]
 
 
 def _tagclass(t: str) -> str:
@@ -97,6 +103,8 @@ def _tagclass(t: str) -> str:
         return "td"
     if t in ("dt", "dd"):
         return "dd"
+    if t in ("figcaption", "caption"):
+        return "caption"
     if t in _TAGS:
         return t
     return "span_like"
@@ -352,6 +360,111 @@ def _landmark_rows(pg: _Page, comm: list[bool]) -> _Rows:
     return out
 
 
+def block_lists(doc: Document, blocks: Blocks) -> tuple[list[int], list[int]]:
+    """Per block: its record list and its record element (-1: none), from
+    :func:`temex.content.records.record_lists` (cached on the page: stage 1
+    and stage 2 both read it)."""
+    cached = doc.__dict__.get("_block_lists")
+    if cached is not None and cached[0] is blocks:
+        return cached[1]  # type: ignore[no-any-return]
+    rl: RecordLists = record_lists(doc, blocks)
+    out = ([rl.list_of[d] for d in blocks.node], [rl.record_of[d] for d in blocks.node])
+    doc.__dict__["_block_lists"] = (blocks, out)
+    return out
+
+
+def _record_rows(pg: _Page) -> _Rows:
+    """:data:`RECORD_FEATURES`: the block's record list (a list of alike
+    records: posts, rows, products, teasers, comments): its share of the
+    page's characters and of its non-link characters, its number of records,
+    link density, whether it holds the page's longest non-link text (a
+    thread's first post, not a comment list under an article), the largest
+    record's share of the list, whether the block is in the first record,
+    and the share of the page in lists at all and in the block's record."""
+    blocks = pg.blocks
+    chars, lchars = blocks.chars, blocks.link_chars
+    lists, recs = block_lists(pg.doc, blocks)
+    nl = max(lists, default=-1) + 1
+    lc, ll = [0.0] * nl, [0.0] * nl
+    rc: dict[int, float] = {}
+    first: dict[int, int] = {}
+    for b, k in enumerate(lists):
+        if k >= 0:
+            lc[k] += chars[b]
+            ll[k] += lchars[b]
+            rc[recs[b]] = rc.get(recs[b], 0.0) + chars[b]
+            first.setdefault(k, recs[b])
+    nrec = [0] * nl
+    rmax = [0.0] * nl
+    for b, k in enumerate(lists):
+        if k >= 0 and (b == 0 or recs[b - 1] != recs[b]):
+            nrec[k] += 1
+            rmax[k] = max(rmax[k], rc[recs[b]])
+    text = [c - x for c, x in zip(chars, lchars)]
+    anchor = max(range(len(blocks)), key=text.__getitem__) if len(blocks) else -1
+    total, total_text = pg.total, max(1, sum(text))
+    in_lists = sum(lc) / total
+    out: _Rows = []
+    for b, k in enumerate(lists):
+        if k < 0:
+            out.append([0.0] * 9 + [in_lists])
+            continue
+        out.append([1.0, lc[k] / total, (lc[k] - ll[k]) / total_text, math.log1p(nrec[k]),
+                    ll[k] / lc[k] if lc[k] else 0.0, float(anchor >= 0 and lists[anchor] == k),
+                    rmax[k] / lc[k] if lc[k] else 0.0, float(first[k] == recs[b]), in_lists,
+                    rc[recs[b]] / total])
+    return out
+
+
+_CODE_SYMS = re.compile(r"[{}\[\]();=<>/\\_$#*&|+]")
+
+
+def _kind_rows(pg: _Page, anc: list[int]) -> _Rows:
+    """:data:`KIND_FEATURES`: the share of code symbols in the block's text
+    (brackets, ``=``, ``;``), whether it is in a data table (no block
+    element other than its cells inside) and that table's share of the
+    page."""
+    doc, blocks = pg.doc, pg.blocks
+    tag, parent, body = doc.tag, doc.parent, doc.body
+    table_bit = 1 << _ANC.index("table")
+    tables: dict[int, tuple[bool, float]] = {}
+    out: _Rows = []
+    for b, d in enumerate(blocks.node):
+        s = pg.texts[b]
+        c = blocks.chars[b]
+        syms = len(_CODE_SYMS.findall(s)) / c if c else 0.0
+        dt, share = False, 0.0
+        if anc[d] & table_bit:
+            t = d
+            while t > body and tag[t] != "table":
+                t = parent[t]
+            v = tables.get(t)
+            if v is None:
+                v = tables[t] = (_data_table(doc, t), pg.sc[t] / pg.total)
+            dt, share = v
+        out.append([syms, float(dt), share])
+    return out
+
+
+def _data_table(doc: Document, i: int) -> bool:
+    """A data table: no block element but rows and cells inside, two cells in
+    some row (the test of :mod:`temex.content.text`'s Markdown tables)."""
+    widest = 0
+    tag, children = doc.tag, doc.children
+    for j in range(i + 1, i + doc.size[i]):
+        t = tag[j]
+        if t in _LAYOUT:
+            return False
+        if t == "tr":
+            widest = max(widest, sum(tag[c] in ("td", "th") for c in children[j]))
+    return widest >= 2
+
+
+_LAYOUT = frozenset({"p", "div", "ul", "ol", "dl", "table", "blockquote", "pre", "section",
+                     "article", "form", "header", "footer", "nav", "aside", "main", "h1", "h2",
+                     "h3", "h4", "h5", "h6"})
+
+
 def _site_rows(pg: _Page, site: dict[str, Any]) -> _Rows:
     """:data:`SITE_FEATURES`: on how many of the site's other pages the
     block's text occurs, the rules' verdicts with that evidence, and the
@@ -387,15 +500,32 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
     anc, negc, posc, posn, negself, comm = _ancestors(doc)
     groups = [_text_rows(pg), _tag_rows(pg), _ancestor_rows(pg, anc),
               _name_rows(pg, negc, posc, posn, negself), _subtree_rows(pg),
-              _neighbour_rows(pg), _rule_rows(pg, rule), _landmark_rows(pg, comm)]
+              _neighbour_rows(pg), _rule_rows(pg, rule), _landmark_rows(pg, comm),
+              _record_rows(pg), _kind_rows(pg, anc)]
     if site is not None:
         groups.append(_site_rows(pg, site))
     return [list(chain.from_iterable(parts)) for parts in zip(*groups)]
 
 
-def context_features(doc: Document, blocks: Blocks, s1: Sequence[float]) -> list[list[float]]:
-    """Stage-2 features (:data:`CONTEXT_FEATURES`) from stage-1 probabilities."""
+def context_features(doc: Document, blocks: Blocks, s1: Sequence[float],
+                     lists: tuple[Sequence[int], Sequence[int]] | None = None
+                     ) -> list[list[float]]:
+    """Stage-2 features (:data:`CONTEXT_FEATURES`) from stage-1 probabilities;
+    ``lists``: per block its record list and record (:func:`block_lists`,
+    computed when not given)."""
     n = len(blocks)
+    lk, rk = lists if lists is not None else block_lists(doc, blocks)
+    lw: dict[int, list[float]] = {}
+    rw: dict[int, list[float]] = {}
+    for b in range(n):
+        if lk[b] >= 0:
+            w = s1[b] * blocks.chars[b]
+            x = lw.setdefault(lk[b], [0.0, 0.0])
+            x[0] += w
+            x[1] += blocks.chars[b]
+            x = rw.setdefault(rk[b], [0.0, 0.0])
+            x[0] += w
+            x[1] += blocks.chars[b]
     nd_of, chars = blocks.node, blocks.chars
     parent, body = doc.parent, doc.body
     ws, cs = subtree_sums(doc, blocks, [p * c for p, c in zip(s1, chars)], chars)
@@ -411,8 +541,14 @@ def context_features(doc: Document, blocks: Blocks, s1: Sequence[float]) -> list
         win = sum(map(operator.mul, s1[lo:hi], chars[lo:hi])) / wc if wc else 0.0
         out.append([logit(s1[b]), s1[b - 1] if b else 0.0, s1[b + 1] if b + 1 < n else 0.0,
                     ws[p] / cs[p] if cs[p] else 0.0, ws[gp] / cs[gp] if cs[gp] else 0.0,
-                    ws[ggp] / cs[ggp] if cs[ggp] else 0.0, win, page])
+                    ws[ggp] / cs[ggp] if cs[ggp] else 0.0, win, page,
+                    _ratio(lw[lk[b]]) if lk[b] >= 0 else s1[b],
+                    _ratio(rw[rk[b]]) if lk[b] >= 0 else s1[b]])
     return out
+
+
+def _ratio(x: list[float]) -> float:
+    return x[0] / x[1] if x[1] else 0.0
 
 
 def logit(p: float) -> float:

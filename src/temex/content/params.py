@@ -77,4 +77,10 @@ class ContentParams:
     #: The page's first ``h1``, when its text is part of the ``<title>``, is
     #: never repeated text (:func:`temex.content.title.own_title_block`).
     own_title: bool = True
-
+    #: Keep comments and replies (the posts of a thread, the comments under a
+    #: post) where the scorer chose them; False: the article alone, without
+    #: the blocks inside a subtree named like a comment section (``comment``,
+    #: ``disqus``, ``respond``, ``reply``) that does not hold the page's
+    #: main text (:func:`temex.content.records.comment_blocks`; trafilatura's
+    #: ``include_comments=False``; ``temex content --no-comments``).
+    comments: bool = True

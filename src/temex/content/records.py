@@ -22,17 +22,22 @@ descendant names compared with its neighbour's, d the members' size).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
 
-__all__ = ["alike", "anchor_element", "own_records", "teaser_records"]
+_WORDS = re.compile(r"[^a-z]+")
+
+__all__ = ["RecordLists", "alike", "anchor_element", "comment_blocks", "own_records",
+           "record_lists", "teaser_records"]
 
 
 def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
-             anchor: int, strict: bool = False) -> list[bool]:
+                   anchor: int, strict: bool = False) -> list[bool]:
     """Mask of elements inside *teaser records*: one of at least 3 same-tag
     siblings whose subtree holds at least 2 blocks, one of them a link
     (linked title, author name), and fewer than ``max_chars`` characters
@@ -154,3 +159,92 @@ def anchor_element(blocks: Blocks, good: list[bool], named: list[int]) -> int:
                 best, anchor = w, nd
     return anchor
 
+
+
+@dataclass
+class RecordLists:
+    """The record lists of a page (:func:`record_lists`).
+
+    Attributes
+    ----------
+    members : list of list of int
+        Per list, its record elements in document order.
+    list_of, record_of : list of int
+        Per element: the list (index into ``members``) and the record element
+        it lies in, or -1.
+    """
+
+    members: list[list[int]]
+    list_of: list[int]
+    record_of: list[int]
+
+
+def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordLists:
+    """Lists of records of a page, without site evidence: groups of at least
+    ``min_records`` sibling elements with the same tag and classes, each
+    holding at least 2 blocks (a record has fields: title and text, author
+    and message, name and price), of one scaffolding (:func:`alike`). The
+    outermost lists only (a record's inner lists belong to it). Whether a
+    list is the page's content (the posts of a thread, the rows of a
+    listing, the sections of a landing page) or not (related stories,
+    comments under an article) is for the scorer to learn from the list's
+    features (:mod:`temex.content.features`). O(n) plus :func:`alike` on
+    the candidate groups."""
+    n = len(doc)
+    list_of, record_of = [-1] * n, [-1] * n
+    members: list[list[int]] = []
+    if doc.body < 0 or not len(blocks):
+        return RecordLists(members, list_of, record_of)
+    (nb,) = subtree_sums(doc, blocks, [1] * len(blocks))
+    body = doc.body
+    tag, classes, children, size = doc.tag, doc.classes, doc.children, doc.size
+    p = body
+    end = body + size[body]
+    while p < end:
+        if record_of[p] >= 0:  # inside a record of a list found before (pre-order)
+            p += 1
+            continue
+        kids = children[p]
+        if len(kids) >= min_records:
+            groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+            for c in kids:
+                if nb[c] >= 2:
+                    groups.setdefault((tag[c], classes[c]), []).append(c)
+            for group in groups.values():
+                if len(group) < min_records or not alike(doc, group):
+                    continue
+                k = len(members)
+                members.append(group)
+                for c in group:
+                    for i in range(c, c + size[c]):
+                        list_of[i], record_of[i] = k, c
+        p += 1
+    return RecordLists(members, list_of, record_of)
+
+
+_COMMENT_WORDS = ("comment", "disqus", "respond", "reply", "replies")
+
+
+def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[int]:
+    """The blocks of ``chosen`` that are comments: inside an element whose
+    ``id``/``class`` words start with a comment-section word (``comment``,
+    ``disqus``, ``respond``, ``reply``) and that does not hold the *anchor*,
+    the chosen block with the most non-link text (the article, or a
+    thread's first post, which some forums also call a comment). O(n)."""
+    if not chosen:
+        return set()
+    anchor = blocks.node[max(chosen, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
+    body = doc.body
+    parent, ids, classes = doc.parent, doc.id, doc.classes
+    inside = [False] * len(doc)
+    for i in range(body + 1, body + doc.size[body]):
+        named = False
+        if ids[i] or classes[i]:
+            for value in (ids[i], *classes[i]):
+                low = value.lower()
+                if not low.startswith("js-") and any(
+                        w.startswith(_COMMENT_WORDS) for w in _WORDS.split(low) if w):
+                    named = True
+                    break
+        inside[i] = inside[parent[i]] or (named and not doc.is_ancestor(i, anchor))
+    return {b for b in chosen if inside[blocks.node[b]]}

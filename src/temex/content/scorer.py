@@ -32,7 +32,7 @@ from .region import select
 __all__ = ["FEATURES", "SITE_FEATURES", "CONTEXT_FEATURES", "ScorerModel", "load_model",
            "block_features", "context_features", "select", "MODEL_VERSION"]
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 
 
 def _sigmoid(z: float) -> float:
