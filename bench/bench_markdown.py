@@ -22,7 +22,7 @@ formatting on) is scored against the same reference, after the same
 normalisation (markup stripped per type), so that the syntax of its tables
 and lists does not count against it.
 
-Types: ``code`` (fenced blocks), ``formula`` (``$…$``, ``$$…$$``, ``\\(…\\)``),
+Types: ``code`` (fenced blocks), ``formula`` (``$$…$$``, and ``$…$`` around TeX),
 ``table`` (``|`` rows, separator rows dropped, cells joined by a space),
 ``list`` (``-``/``*``/``+``/``1.`` items), ``heading`` (``#`` lines) and
 ``text`` (every other line, inline markup stripped). Per page and type: the
@@ -57,7 +57,10 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_FORMULA = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$\w])\$([^$\n]+?)\$(?!\w)",
+# $$…$$, and $…$ only around TeX (a backslash, ^, _ or {): "$5 and $10" is
+# no formula; \[…\] is an escaped link text in Markdown, not display math
+_FORMULA = re.compile(r"\$\$(.+?)\$\$"
+                      r"|(?<![\\$\w])\$(?=[^$\s])([^$\n]*?[\\^_{][^$\n]*?)(?<=\S)\$(?!\w)",
                       re.S)
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
