@@ -45,9 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from selectolax.lexbor import LexborHTMLParser  # noqa: E402
-
 from content_sets import dataset_names, pages_by_site  # noqa: E402
+from selectolax.lexbor import LexborHTMLParser  # noqa: E402
 
 from temex.content.extract import ContentParams, extract_content  # noqa: E402
 from temex.content.render import _elements  # noqa: E402
@@ -148,6 +147,7 @@ def cv_models_of(data: Path, datasets: list[str], k: int) -> tuple[dict[str, int
     """Grouped K-fold scorer models (bench/train_content_model.py)."""
     sys.path.insert(0, str(ROOT / "bench"))
     import train_content_model as tcm
+
     from temex.content.scorer import ScorerModel
 
     t0 = time.perf_counter()
@@ -423,7 +423,8 @@ def chart(results: dict, path: Path) -> bool:
     except ImportError:
         return False
     dss = list(results["datasets"])
-    names = [k for k in results["datasets"][dss[0]]["rows"] if "+" not in k and "rules" not in k and "CV" not in k]
+    names = [k for k in results["datasets"][dss[0]]["rows"]
+             if "+" not in k and "rules" not in k and "CV" not in k]
     fig, ax = plt.subplots(figsize=(9, 4))
     w = 0.8 / len(names)
     for j, k in enumerate(names):

@@ -61,8 +61,15 @@ from content_sets import DATASETS, pages_by_site  # noqa: E402
 
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
-from temex.content.scorer import (CONTEXT_FEATURES, FEATURES, MODEL_VERSION, SITE_FEATURES,  # noqa: E402
-                                  block_features, context_features, select)
+from temex.content.scorer import (  # noqa: E402
+    CONTEXT_FEATURES,
+    FEATURES,
+    MODEL_VERSION,
+    SITE_FEATURES,
+    block_features,
+    context_features,
+    select,
+)
 from temex.page.blocks import page_blocks  # noqa: E402
 from temex.page.dom import parse  # noqa: E402
 from temex.page.tokens import tokens  # noqa: E402

@@ -88,10 +88,11 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     not repeated on the site's other pages, not template) and it holds the
     anchor (the first post of a topic is one of its posts), or when the
     page's lists together hold at least ``share`` of its page-specific text
-    (a listing page's rows are most of the page). Without site evidence nothing tells page-specific text
-    from repeated, so the rule needs it (:func:`temex.content.rules.rule_signals`). A list inside a
-    negatively named subtree (``named``: user comments, related items) is not
-    the page's own."""
+    (a listing page's rows are most of the page). Without site evidence nothing
+    tells page-specific text from repeated, so the rule needs it
+    (:func:`temex.content.rules.rule_signals`). A list inside a negatively
+    named subtree (``named``: user comments, related items) is not the page's
+    own."""
     n = len(doc)
     nb, ch, mine = subtree_sums(doc, blocks, [1] * len(blocks), blocks.chars,
                                 [c if sp else 0 for c, sp in zip(blocks.chars, specific)])
