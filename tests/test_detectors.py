@@ -431,3 +431,24 @@ def test_navigation_named_as_such_inside_the_region_is_template() -> None:
     assert not on.template[cls[("toc",)]]
     assert not on.template[next(i for i in key.in_body() if key.tag[i] == "p")]
     assert not off.template[cls[("post-tags",)]] and not off.template[cls[("post-nav",)]]
+
+
+def test_listings_sharing_their_rows_keep_them(data_dir: Path) -> None:
+    """Issue 22: a blog's category listing compared with three sibling
+    categories that list many of the same posts: every row repeats, the
+    region found under the first evidence rule is a comment count (under
+    ``MIN_REGION_SHARE`` of the text) and is looked for again under the
+    text-share rule. Before: content F1 0.000; measured 0.921."""
+    from temex.evaluate import gold_mask, score_nodes, url_to_file
+
+    folder = data_dir / "sites" / "codare-wordpress"
+    if not folder.is_dir():
+        pytest.skip("codare-wordpress not in the shared data")
+    site = load_site(folder)
+    key = parse(url_to_file(site.root, "/category/shell/").read_bytes())
+    pages = [parse(url_to_file(site.root, f"/category/{c}/").read_bytes())
+             for c in ("applescript", "c", "cpp")]
+    model = VoteDetector().fit(key, pages).model_
+    s = score_nodes(model.template, gold_mask(key, site.content_selector,
+                                              site.template_selector))
+    assert s.content[2] >= 0.9 and s.template[2] >= 0.93, s.as_dict()
