@@ -44,7 +44,7 @@ from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "find_query_forms", "follow_parent", "head_zone", "kind_mask",
-           "link_type_chrome", "mapped_mask", "named_link_lists",
+           "link_type_chrome", "mapped_mask", "named_link_lists", "query_widgets",
            "page_title", "record_groups", "refine_region", "subdocument", "supported_mapping",
            "table_headers", "title_nodes", "whole_table", "widen_to_title"]
 
@@ -433,6 +433,81 @@ def find_query_forms(doc: Document, region: int) -> list[int]:
     return out
 
 
+#: Elements whose text is a control's label (:func:`query_widgets`).
+_CONTROL_TEXT = frozenset({"label", "option", "button", "select", "legend", "a"})
+
+
+def _heaviest_root(doc: Document, template: Sequence[bool], start: int, end: int) -> int:
+    """The heaviest content root (non-link own text, as :func:`content_region`
+    weighs it) among the elements ``start`` .. ``end - 1``, or -1."""
+    ignored = doc.ignored_mask()
+    in_link: dict[int, bool] = {}
+    mass: dict[int, int] = {}
+    root_of: dict[int, int] = {}
+    for i in range(start, end):
+        p = doc.parent[i]
+        in_link[i] = doc.tag[i] == "a" or in_link.get(p, False)
+        if template[i] or ignored[i]:
+            continue
+        r = root_of.get(p, i) if p >= start and not template[p] else i
+        root_of[i] = r
+        mass[r] = mass.get(r, 0) + (0 if in_link[i] else len(doc.text[i]))
+    if not mass:
+        return -1
+    return max(mass, key=lambda r: (mass[r], -r))
+
+
+def query_widgets(doc: Document, template: Sequence[bool], region: int,
+                  seen: Collection[str] = (), site_titles: Sequence[str] = ()) -> list[int]:
+    """Roots of the widgets around query forms inside ``region`` (our rule,
+    issue 22): from each form that queries (:func:`find_query_forms`: a
+    search panel, a filter, a sorting bar), the largest ancestor whose text
+    is at least half control labels (``label``, ``option``, ``button``,
+    links) and that holds neither the page's title nor its main text (the
+    heaviest content root after the title). A catalogue's filter panel, its
+    checkboxes outside the form itself, is chrome of the listing's kind that
+    no other page kind carries, so no vote calls it template. O(size of the
+    region) per form."""
+    forms = find_query_forms(doc, region)
+    if not forms:
+        return []
+    ignored = doc.ignored_mask()
+    end = region + doc.size[region]
+    titles = [t for t in title_nodes(doc, template, seen, site_titles)
+              if doc.is_ancestor(region, t) and t != region]
+    t = titles[0] if titles else -1
+    body = _heaviest_root(doc, template, t + doc.size[t] if t >= 0 else region + 1, end)
+    n = len(doc)
+    chars = [0] * n
+    labels = [0] * n
+    in_control = [False] * n
+    for i in doc.descendants(region):
+        in_control[i] = doc.tag[i] in _CONTROL_TEXT or (i != region
+                                                       and in_control[doc.parent[i]])
+    for i in range(end - 1, region, -1):
+        if ignored[i]:
+            continue
+        ln = len(doc.text[i])
+        chars[i] += ln
+        if in_control[i]:
+            labels[i] += ln
+        p = doc.parent[i]
+        chars[p] += chars[i]
+        labels[p] += labels[i]
+
+    def holds_page(a: int) -> bool:
+        return (t >= 0 and doc.is_ancestor(a, t)) or (body >= 0 and doc.is_ancestor(a, body))
+
+    out = []
+    for q in forms:
+        top, a = q, doc.parent[q]
+        while a > region and not holds_page(a) and 2 * labels[a] >= chars[a]:
+            top, a = a, doc.parent[a]
+        if not holds_page(top):
+            out.append(top)
+    return out
+
+
 def head_zone(doc: Document, template: list[bool], region: int,
               seen: Collection[str] = (), site_titles: Sequence[str] = (),
               query_forms: bool = True) -> list[bool]:
@@ -692,7 +767,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     title's container keeps the majority vote), and what lies between the
     title and the text is content (:func:`head_zone`). ``site_titles``
     (the compared pages' titles, :func:`title_nodes`) and ``query_forms``
-    (:func:`head_zone`) go to the title rules. With ``closure`` and
+    (:func:`head_zone`, :func:`query_widgets`: the widgets around forms that
+    query are template) go to the title rules. With ``closure`` and
     ``link_types`` (a number of characters, None: off), the page kind's link
     lists told by their link types are template (:func:`link_type_chrome`),
     and with ``named_lists`` those named as navigation
@@ -748,6 +824,10 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if closure:
         follow_parent(doc, out, region)
         table_headers(doc, out, region)
+    if closure and query_forms:
+        for r in query_widgets(doc, out, region, seen, site_titles):
+            for j in doc.descendants(r):
+                out[j] = True
     if closure and named_lists:
         for r in named_link_lists(doc, region):
             for j in doc.descendants(r):

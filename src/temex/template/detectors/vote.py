@@ -87,9 +87,10 @@ class VoteDetector(BaseDetector):
         (:func:`.rules.title_nodes`; issue 22: a blog's name in the ``<h1>``
         of its home page widened the region over the whole page).
     query_forms : bool, default True
-        Between the title and the text, a form that queries (a search
-        panel, a filter or sorting bar: :func:`.rules.find_query_forms`)
-        stays template (:func:`.rules.head_zone`).
+        Inside the region, the widget around a form that queries (a search
+        panel, a filter or sorting bar: :func:`.rules.find_query_forms`,
+        :func:`.rules.query_widgets`) is template, and between the title and
+        the text such a form stays template (:func:`.rules.head_zone`).
     link_types : int or None, default 200
         Inside the region, a list of links most of which have the HTML link
         type ``tag``, ``prev`` or ``next`` (tag and category lines, the
