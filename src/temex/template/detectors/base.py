@@ -75,7 +75,8 @@ class BaseDetector(FittedMixin):
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, digits: bool = True, title: bool = True,
                  site_title: bool = True, query_forms: bool = True,
-                 link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True) -> None:
+                 link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True,
+                 labels: bool = True) -> None:
         self.equality = equality
         self.evidence = evidence
         self.region = region
@@ -89,6 +90,7 @@ class BaseDetector(FittedMixin):
         self.query_forms = query_forms
         self.link_types = link_types
         self.named_lists = named_lists
+        self.labels = labels
 
     def get_params(self) -> dict[str, Any]:
         """Parameters as given to ``__init__`` (scikit-learn's convention)."""
@@ -128,7 +130,7 @@ class BaseDetector(FittedMixin):
         """The title rules' arguments of :func:`.rules.apply_region`."""
         return {"site_titles": site_titles(pages) if self.site_title else (),
                 "query_forms": self.query_forms, "link_types": self.link_types,
-                "named_lists": self.named_lists}
+                "named_lists": self.named_lists, "labels": self.labels}
 
     def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:
         return self._page_masks(key, page, eq)[0]

@@ -38,13 +38,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from ...page.blocks import norm_key
+from ...page.blocks import BLOCK_TAGS, norm_key
 from ...page.dom import Document
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "find_query_forms", "follow_parent", "head_zone", "kind_mask",
-           "link_type_chrome", "mapped_mask", "named_link_lists", "query_widgets",
+           "labels_follow_block", "link_type_chrome", "mapped_mask", "named_link_lists", "query_widgets",
            "page_title", "record_groups", "refine_region", "subdocument", "supported_mapping",
            "table_headers", "title_nodes", "whole_table", "widen_to_title"]
 
@@ -742,6 +742,42 @@ def _text_share(doc: Document, i: int) -> float:
     return held / total if total else 1.0
 
 
+#: Longest text of a label that follows its block (:func:`labels_follow_block`).
+LABEL_CHARS = 30
+
+
+def labels_follow_block(doc: Document, template: list[bool], region: int) -> list[bool]:
+    """Inside the content region, in place: a short inline label that is
+    template in a block that is content is content (our rule, issue 22
+    causes 3 and 4): "From", "Date", "Posted on", "by", "Brand:" repeat on
+    every page, so the vote maps them, but they are part of the line they
+    label, whose value differs (text-aware equality at the level of the
+    line). Inline means an element that is no block (:data:`BLOCK_TAGS`)
+    under the nearest block ancestor; short, at most :data:`LABEL_CHARS`
+    characters; a label holds no link or control (:data:`CONTROL_TAGS`: a
+    "Continue reading" link or an icon button is chrome). O(size of the
+    region)."""
+    ignored = doc.ignored_mask()
+    inside = doc.descendants(region)
+    control = [False] * len(doc)
+    for i in reversed(inside):
+        if doc.tag[i] in CONTROL_TAGS:
+            control[i] = True
+        if i != region and control[i]:
+            control[doc.parent[i]] = True
+    block: dict[int, int] = {}
+    for i in inside:
+        block[i] = i if (doc.tag[i] in BLOCK_TAGS or i == region) else \
+            block.get(doc.parent[i], region)
+    for i in inside:
+        b = block[i]
+        if (template[i] and b != i and not template[b] and not ignored[i] and not control[i]
+                and 0 < len(doc.subtree_text(i).strip()) <= LABEL_CHARS):
+            for j in doc.descendants(i):
+                template[j] = False
+    return template
+
+
 def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_REGION,
                  inside_template: Sequence[bool] | None = None,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
@@ -749,7 +785,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
                  info: dict[str, int] | None = None, title: bool = True,
                  site_titles: Sequence[str] = (), query_forms: bool = True,
                  link_types: int | None = LINK_TYPE_TEXT,
-                 named_lists: bool = True) -> list[bool]:
+                 named_lists: bool = True, labels: bool = True) -> list[bool]:
     """Mark every non-template node of ``<body>`` outside the content region as
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
@@ -772,7 +808,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     ``link_types`` (a number of characters, None: off), the page kind's link
     lists told by their link types are template (:func:`link_type_chrome`),
     and with ``named_lists`` those named as navigation
-    (:func:`named_link_lists`)."""
+    (:func:`named_link_lists`); with ``labels``, short labels follow the
+    line they label (:func:`labels_follow_block`)."""
     region = content_region(doc, template, coverage, records=closure)
     if region >= 0 and inside_template is not None and \
             _text_share(doc, region) < MIN_REGION_SHARE:
@@ -824,6 +861,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if closure:
         follow_parent(doc, out, region)
         table_headers(doc, out, region)
+    if closure and labels:
+        labels_follow_block(doc, out, region)
     if closure and query_forms:
         for r in query_widgets(doc, out, region, seen, site_titles):
             for j in doc.descendants(r):

@@ -101,6 +101,10 @@ class VoteDetector(BaseDetector):
         ``pagination``, ``tags``, ``share``, ``related``, ``prev`` /
         ``next`` ... in its id or classes) is template
         (:func:`.rules.named_link_lists`).
+    labels : bool, default True
+        Inside the region, a short inline label ("From", "Posted on", "by")
+        that the vote maps follows the content line it labels
+        (:func:`.rules.labels_follow_block`).
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
         lists, whole widgets; :func:`.rules.follow_parent`: text-free
@@ -130,10 +134,11 @@ class VoteDetector(BaseDetector):
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, digits: bool = True, title: bool = True,
                  site_title: bool = True, query_forms: bool = True,
-                 link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True) -> None:
+                 link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True,
+                 labels: bool = True) -> None:
         super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
                          closure, digits, title, site_title, query_forms, link_types,
-                         named_lists)
+                         named_lists, labels)
         self.threshold = threshold
         self.region_threshold = region_threshold
 
