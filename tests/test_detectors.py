@@ -379,58 +379,43 @@ def test_what_follows_the_text_keeps_the_majority_vote() -> None:
     assert not m.template[h2]
 
 
-def test_link_type_lists_inside_the_region_are_template() -> None:
-    """Issue 22 cause 4: tag lines and previous/next links differ on every
-    page, so no vote calls them template; their HTML link types do. A
-    listing's own links (no such type) stay content."""
-    def post(title: str, tags: list[str], prev: str, nxt: str) -> str:
-        tag_links = ", ".join(f'<a href="/tag/{t}/" rel="tag">{t}</a>' for t in tags)
-        return (f"<html><head><title>{title}</title></head><body>"
-                "<nav><a href='/'>Home</a> <a href='/about/'>About</a></nav>"
-                f"<main><article><h1>{title}</h1>"
-                f"<p>{(title + ' is the subject of this post, told at length. ') * 6}</p>"
-                f"<div class='utility'>Posted in <span>{tag_links}</span></div>"
-                f"<div class='around'><a href='/{prev}/' rel='prev'>{prev}</a> "
-                f"<a href='/{nxt}/' rel='next'>{nxt}</a></div></article></main>"
-                "<footer><p>Made with care by the team</p></footer></body></html>")
-    key = parse(post("Saving seeds", ["garden", "seeds"], "Compost", "Pruning"))
-    others = [parse(post(t, [t.lower(), "misc"], f"{t} before", f"{t} after"))
-              for t in ("Watering", "Mulching", "Weeding")]
-    on = VoteDetector().fit(key, others).model_
-    off = VoteDetector(link_types=None).fit(key, others).model_
-    utility = next(i for i in key.in_body() if key.classes[i] == ("utility",))
-    nav = next(i for i in key.in_body() if key.classes[i] == ("around",))
-    para = next(i for i in key.in_body() if key.tag[i] == "p")
-    assert on.template[utility] and on.template[nav] and not on.template[para]
-    assert not off.template[utility] and not off.template[nav]
+def _blog_post(title: str, tags: list[str], prev: str, nxt: str, typed: bool) -> str:
+    """A blog post with a tag line and previous / next links after its text,
+    told by their HTML link types (``typed``) or by their class names, and a
+    table of contents into the page."""
+    rel = (lambda r: f" rel='{r}'") if typed else (lambda r: "")
+    tag_links = ", ".join(f"<a href='/tag/{t}/'{rel('tag')}>{t}</a>" for t in tags)
+    tags_cls, nav_cls = ("utility", "around") if typed else ("post-tags", "post-nav")
+    return (f"<html><head><title>{title}</title></head><body>"
+            "<nav><a href='/'>Home</a> <a href='/about/'>About</a></nav>"
+            f"<main><article><h1>{title}</h1>"
+            f"<div class='toc'><a href='#a'>{title} at first</a> "
+            f"<a href='#b'>{title} later</a></div>"
+            f"<p>{(title + ' is the subject of this post, told at length. ') * 6}</p>"
+            f"<div class='{tags_cls}'>Posted in <span>{tag_links}</span></div>"
+            f"<div class='{nav_cls}'><a href='/{prev}/'{rel('prev')}>{prev}</a> "
+            f"<a href='/{nxt}/'{rel('next')}>{nxt}</a></div></article></main>"
+            "<footer><p>Made with care by the team</p></footer></body></html>")
 
 
-def test_navigation_named_as_such_inside_the_region_is_template() -> None:
-    """Issue 22 cause 4: a post's tag list and previous / next links without
-    link types, named as navigation by their classes, are template; a
-    table of contents (links into the page) and the post's text are not."""
-    def post(title: str, tags: list[str], prev: str, nxt: str) -> str:
-        tag_links = " ".join(f'<a href="/tags/{t}/">{t}</a>' for t in tags)
-        return (f"<html><head><title>{title}</title></head><body>"
-                "<nav><a href='/'>Home</a> <a href='/about/'>About</a></nav>"
-                f"<main><article><h1>{title}</h1>"
-                f"<div class='toc'><a href='#a'>{title} at first</a> "
-                f"<a href='#b'>{title} later</a></div>"
-                f"<p>{(title + ' is the subject of this post, told at length. ') * 6}</p>"
-                f"<div class='post-tags'>{tag_links}</div>"
-                f"<div class='post-nav'><a href='/{prev}/'>{prev}</a> "
-                f"<a href='/{nxt}/'>{nxt}</a></div></article></main>"
-                "<footer><p>Made with care by the team</p></footer></body></html>")
-    key = parse(post("Saving seeds", ["garden", "seeds"], "Compost", "Pruning"))
-    others = [parse(post(t, [t.lower(), "misc"], f"{t} before", f"{t} after"))
+@pytest.mark.parametrize("typed", [True, False])
+def test_tag_lines_and_neighbour_links_inside_the_region_are_template(typed: bool) -> None:
+    """Issue 22 cause 4: tag lines and previous / next links differ on every
+    page, so no vote calls them template; their HTML link types
+    (``link_types``) or their class names (``named_lists``) do. A table of
+    contents (links into the page) and the post's text stay content."""
+    key = parse(_blog_post("Saving seeds", ["garden", "seeds"], "Compost", "Pruning", typed))
+    others = [parse(_blog_post(t, [t.lower(), "misc"], f"{t} before", f"{t} after", typed))
               for t in ("Watering", "Mulching", "Weeding")]
     on = VoteDetector().fit(key, others).model_
-    off = VoteDetector(named_lists=False).fit(key, others).model_
+    rule_off = {"link_types": None} if typed else {"named_lists": False}
+    off = VoteDetector(**rule_off).fit(key, others).model_  # type: ignore[arg-type]
     cls = {key.classes[i]: i for i in key.in_body() if key.classes[i]}
-    assert on.template[cls[("post-tags",)]] and on.template[cls[("post-nav",)]]
+    lists = [cls[("utility",)], cls[("around",)]] if typed else [cls[("post-tags",)],
+                                                                 cls[("post-nav",)]]
+    assert all(on.template[i] for i in lists) and not any(off.template[i] for i in lists)
     assert not on.template[cls[("toc",)]]
     assert not on.template[next(i for i in key.in_body() if key.tag[i] == "p")]
-    assert not off.template[cls[("post-tags",)]] and not off.template[cls[("post-nav",)]]
 
 
 def test_listings_sharing_their_rows_keep_them(data_dir: Path) -> None:

@@ -36,7 +36,7 @@ template) is what these rules aim at; none of them comes from the papers.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from ...page.blocks import BLOCK_TAGS, norm_key
 from ...page.dom import Document
@@ -44,7 +44,8 @@ from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "find_query_forms", "follow_parent", "head_zone", "kind_mask",
-           "labels_follow_block", "link_type_chrome", "mapped_mask", "named_link_lists", "query_widgets",
+           "labels_follow_block", "link_type_chrome", "mapped_mask", "named_link_lists",
+           "query_widgets",
            "page_title", "record_groups", "refine_region", "subdocument", "supported_mapping",
            "table_headers", "title_nodes", "whole_table", "widen_to_title"]
 
@@ -433,6 +434,36 @@ def find_query_forms(doc: Document, region: int) -> list[int]:
     return out
 
 
+_LINK = frozenset({"a"})
+
+
+def _tagged_text(doc: Document, region: int, tags: Collection[str]
+                 ) -> tuple[list[int], list[int]]:
+    """For every element inside ``region``: the characters of visible text
+    below it, and those of them inside an element of ``tags`` (link text,
+    control labels). One reverse pass, O(size of the region)."""
+    n = len(doc)
+    chars = [0] * n
+    tagged = [0] * n
+    under = [False] * n
+    ignored = doc.ignored_mask()
+    inside = doc.descendants(region)
+    for i in inside:
+        under[i] = doc.tag[i] in tags or (i != region and under[doc.parent[i]])
+    for i in reversed(inside):
+        if ignored[i]:
+            continue
+        ln = len(doc.text[i])
+        chars[i] += ln
+        if under[i]:
+            tagged[i] += ln
+        if i != region:
+            p = doc.parent[i]
+            chars[p] += chars[i]
+            tagged[p] += tagged[i]
+    return chars, tagged
+
+
 #: Elements whose text is a control's label (:func:`query_widgets`).
 _CONTROL_TEXT = frozenset({"label", "option", "button", "select", "legend", "a"})
 
@@ -471,29 +502,12 @@ def query_widgets(doc: Document, template: Sequence[bool], region: int,
     forms = find_query_forms(doc, region)
     if not forms:
         return []
-    ignored = doc.ignored_mask()
     end = region + doc.size[region]
     titles = [t for t in title_nodes(doc, template, seen, site_titles)
               if doc.is_ancestor(region, t) and t != region]
     t = titles[0] if titles else -1
     body = _heaviest_root(doc, template, t + doc.size[t] if t >= 0 else region + 1, end)
-    n = len(doc)
-    chars = [0] * n
-    labels = [0] * n
-    in_control = [False] * n
-    for i in doc.descendants(region):
-        in_control[i] = doc.tag[i] in _CONTROL_TEXT or (i != region
-                                                       and in_control[doc.parent[i]])
-    for i in range(end - 1, region, -1):
-        if ignored[i]:
-            continue
-        ln = len(doc.text[i])
-        chars[i] += ln
-        if in_control[i]:
-            labels[i] += ln
-        p = doc.parent[i]
-        chars[p] += chars[i]
-        labels[p] += labels[i]
+    chars, labels = _tagged_text(doc, region, _CONTROL_TEXT)
 
     def holds_page(a: int) -> bool:
         return (t >= 0 and doc.is_ancestor(a, t)) or (body >= 0 and doc.is_ancestor(a, body))
@@ -554,20 +568,7 @@ def head_zone(doc: Document, template: list[bool], region: int,
     body = max(mass, key=lambda r: (mass[r], -r))
     if not mass[body]:
         return template
-    # link text below each node (in_link holds from ``start`` on; a zone
-    # subtree starts there)
-    chars = [0] * len(doc)
-    links = [0] * len(doc)
-    for i in range(end_region - 1, start - 1, -1):
-        if ignored[i]:
-            continue
-        n = len(doc.text[i])
-        chars[i] += n
-        if in_link[i]:
-            links[i] += n
-        p = doc.parent[i]
-        chars[p] += chars[i]
-        links[p] += links[i]
+    chars, links = _tagged_text(doc, region, _LINK)  # link text below each node
     queries = find_query_forms(doc, region) if query_forms else []
     i = start
     while i < body:
@@ -598,6 +599,74 @@ CHROME_LINK_TYPES = frozenset({"tag", "prev", "next"})
 LINK_TYPE_TEXT = 200
 
 
+class _LinkSums:
+    """Per element of a region, sums over its subtree (one reverse pass,
+    :func:`_link_sums`): visible text (``chars``), text inside links
+    (``link_chars``), links with an ``href`` (``links``), those that lead to
+    another page (``away``: not ``#...``) and those of a
+    :data:`CHROME_LINK_TYPES` type (``typed``)."""
+
+    __slots__ = ("away", "chars", "link_chars", "links", "typed")
+
+    def __init__(self, n: int) -> None:
+        self.chars = [0] * n
+        self.link_chars = [0] * n
+        self.links = [0] * n
+        self.away = [0] * n
+        self.typed = [0] * n
+
+
+def _link_sums(doc: Document, region: int) -> _LinkSums:
+    """:class:`_LinkSums` of every element inside ``region``. O(size of the
+    region)."""
+    sums = _LinkSums(len(doc))
+    chars, link_chars, links, away, typed = (sums.chars, sums.link_chars, sums.links,
+                                             sums.away, sums.typed)
+    in_link = [False] * len(doc)
+    ignored = doc.ignored_mask()
+    inside = doc.descendants(region)
+    for i in inside:
+        in_link[i] = doc.tag[i] == "a" or (i != region and in_link[doc.parent[i]])
+    for i in reversed(inside):
+        if ignored[i]:
+            continue
+        ln = len(doc.text[i])
+        chars[i] += ln
+        if in_link[i]:
+            link_chars[i] += ln
+        if doc.tag[i] == "a":
+            attrs = dict(doc.attrs[i])
+            href = attrs.get("href")
+            if href is not None:
+                links[i] += 1
+                if not href.strip().startswith("#"):
+                    away[i] += 1
+                if CHROME_LINK_TYPES.intersection(attrs.get("rel", "").lower().split()):
+                    typed[i] += 1
+        if i != region:
+            p = doc.parent[i]
+            chars[p] += chars[i]
+            link_chars[p] += link_chars[i]
+            links[p] += links[i]
+            away[p] += away[i]
+            typed[p] += typed[i]
+    return sums
+
+
+def _outermost(doc: Document, region: int, keep: Callable[[int], bool]) -> list[int]:
+    """The outermost elements strictly inside ``region`` for which ``keep``
+    holds, in document order."""
+    out = []
+    i, end = region + 1, region + doc.size[region]
+    while i < end:
+        if keep(i):
+            out.append(i)
+            i += doc.size[i]
+        else:
+            i += 1
+    return out
+
+
 def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
                      max_text: int = LINK_TYPE_TEXT) -> list[int]:
     """Roots of the page kind's link lists inside ``region``, told by their
@@ -609,44 +678,14 @@ def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
     them template, and no vote can, since their text differs on every page.
     Links without such a type (a listing's titles, a post's own links) keep
     an element out. O(size of the region)."""
-    n = len(doc)
-    links = [0] * n
-    typed = [0] * n
-    other = [0] * n
-    in_link = [False] * n
-    ignored = doc.ignored_mask()
-    inside = doc.descendants(region)
-    for i in inside:
-        in_link[i] = doc.tag[i] == "a" or (i != region and in_link[doc.parent[i]])
-    for i in reversed(inside):
-        if ignored[i]:
-            continue
-        if doc.tag[i] == "a":
-            attrs = dict(doc.attrs[i])
-            if attrs.get("href") is not None:
-                links[i] += 1
-                if CHROME_LINK_TYPES.intersection(attrs.get("rel", "").lower().split()):
-                    typed[i] += 1
-        if not in_link[i]:
-            other[i] += len(doc.text[i])
-        if i != region:
-            p = doc.parent[i]
-            links[p] += links[i]
-            typed[p] += typed[i]
-            other[p] += other[i]
+    s = _link_sums(doc, region)
     held: set[int] = set()
     for a in avoid:
         held.add(a)
         held.update(doc.ancestors(a))
-    out = []
-    i, end = region + 1, region + doc.size[region]
-    while i < end:
-        if typed[i] and 2 * typed[i] >= links[i] and other[i] <= max_text and i not in held:
-            out.append(i)
-            i += doc.size[i]
-        else:
-            i += 1
-    return out
+    return _outermost(doc, region, lambda i: (
+        s.typed[i] > 0 and 2 * s.typed[i] >= s.links[i] and i not in held
+        and s.chars[i] - s.link_chars[i] <= max_text))
 
 
 #: Name words (of an element's ``id`` and classes, split at non-letters) of
@@ -673,48 +712,19 @@ def named_link_lists(doc: Document, region: int) -> list[int]:
     issue 22 cause 4): the outermost elements whose ``id`` or classes hold a
     :data:`NAVIGATION_NAMES` word (``post-nav``, ``post-tags``,
     ``pagination``, ``share-links``, ``breadcrumbs``), at least
-    :data:`NAMED_LIST_LINK_SHARE` of whose text is link text, with two links or more to other pages (tabs
-    and tables of contents point into the page) and that are no heading (a
-    heading's id is its own text). Tag lines, previous / next links and
-    pagination whose text differs on every page, so that no vote calls them
-    template, and that carry no link types (:func:`link_type_chrome`).
-    O(size of the region)."""
-    n = len(doc)
-    chars = [0] * n
-    links = [0] * n
-    away = [0] * n
-    in_link = [False] * n
+    :data:`NAMED_LIST_LINK_SHARE` of whose text is link text, with two links
+    or more to other pages (tabs and tables of contents point into the page)
+    and that are no heading (a heading's id is its own text). Tag lines,
+    previous / next links and pagination whose text differs on every page,
+    so that no vote calls them template, and that carry no link types
+    (:func:`link_type_chrome`). O(size of the region)."""
+    s = _link_sums(doc, region)
     ignored = doc.ignored_mask()
-    inside = doc.descendants(region)
-    for i in inside:
-        in_link[i] = doc.tag[i] == "a" or (i != region and in_link[doc.parent[i]])
-    for i in reversed(inside):
-        if ignored[i]:
-            continue
-        ln = len(doc.text[i])
-        chars[i] += ln
-        if in_link[i]:
-            links[i] += ln
-        if doc.tag[i] == "a":
-            href = dict(doc.attrs[i]).get("href")
-            if href is not None and not href.strip().startswith("#"):
-                away[i] += 1
-        if i != region:
-            p = doc.parent[i]
-            chars[p] += chars[i]
-            links[p] += links[i]
-            away[p] += away[i]
-    out = []
-    i, end = region + 1, region + doc.size[region]
-    while i < end:
-        if (away[i] >= 2 and chars[i] and links[i] >= NAMED_LIST_LINK_SHARE * chars[i]
-                and doc.tag[i] not in _HEADINGS and not ignored[i]
-                and _named_navigation(doc.id[i], doc.classes[i])):
-            out.append(i)
-            i += doc.size[i]
-        else:
-            i += 1
-    return out
+    return _outermost(doc, region, lambda i: (
+        s.away[i] >= 2 and s.chars[i] > 0
+        and s.link_chars[i] >= NAMED_LIST_LINK_SHARE * s.chars[i]
+        and doc.tag[i] not in _HEADINGS and not ignored[i]
+        and _named_navigation(doc.id[i], doc.classes[i])))
 
 
 def _named_navigation(id_: str, classes: tuple[str, ...]) -> bool:
