@@ -33,6 +33,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from _webtools import DEMO_WWW, HAVE_CHROMIUM, NO_CHROMIUM, request
 from conftest import REPO
+
+from temex.site.sources.browser import Blackhole
 from fakedns.sitecustomize import fake_getaddrinfo
 
 from temex.site.sources.http import HttpSource
@@ -87,36 +89,9 @@ def site(root: Path = DEMO_WWW) -> Iterator[tuple[str, list[str]]]:
         t.join(5)
 
 
-class Trap:
-    """A listener at a refused address that counts accepted connections."""
-
-    def __init__(self, host: str) -> None:
-        fam = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.sock = socket.socket(fam, socket.SOCK_STREAM)
-        self.sock.bind((host, 0))
-        self.sock.listen(16)
-        self.sock.settimeout(0.1)
-        port = self.sock.getsockname()[1]
-        self.url = f"http://[{host}]:{port}/" if fam == socket.AF_INET6 else \
-            f"http://{host}:{port}/"
-        self.accepted = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._count, daemon=True)
-        self._thread.start()
-
-    def _count(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            self.accepted += 1
-            conn.close()
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(2)
-        self.sock.close()
+class Trap(Blackhole):
+    """A listener at a refused address that counts accepted connections
+    (the guarded browser's own blackhole, bound elsewhere)."""
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ before a request reaches the interception layer (preconnects for frames,
 objects, form submits, refreshes, ``location=``). With the guard on, every
 request is fetched by Playwright's driver after the check (``route.fetch``),
 so Chromium itself needs no network: it is started with a proxy that is a
-local socket accepting and closing connections (:class:`_Blackhole`),
+local socket accepting and closing connections (:class:`Blackhole`),
 loopback included (``<-loopback>``), so nothing it opens by itself reaches
 any other address.
 """
@@ -68,17 +68,21 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-class _Blackhole:
-    """A socket on 127.0.0.1 that accepts connections and closes them: the
-    proxy of a guarded browser, so Chromium's own connections end here.
-    ``accepted`` counts them."""
+class Blackhole:
+    """A socket on ``host`` (127.0.0.1) that accepts connections and closes
+    them: the proxy of a guarded browser, so Chromium's own connections end
+    here (and, in the tests, a trap at a refused address). ``accepted``
+    counts them; ``url`` is its address."""
 
-    def __init__(self) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.sock = socket.socket(fam, socket.SOCK_STREAM)
+        self.sock.bind((host, 0))
         self.sock.listen(128)
         self.sock.settimeout(0.2)
         self.port = self.sock.getsockname()[1]
+        self.url = (f"http://[{host}]:{self.port}/" if fam == socket.AF_INET6
+                    else f"http://{host}:{self.port}/")
         self.accepted = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True,
@@ -164,7 +168,7 @@ class BrowserSource(PageSource):
         self._concurrency = max(1, concurrency)
         self._checked: dict[tuple[str, int | None], str | None] = {}
         self._pending: dict[int, str] = {}  # id(page) -> checked redirect target
-        self._blackhole: _Blackhole | None = None
+        self._blackhole: Blackhole | None = None
 
     # -- guard -------------------------------------------------------------------
     async def _refusal(self, url: str) -> str | None:
@@ -262,7 +266,7 @@ class BrowserSource(PageSource):
             try:
                 args = list(CHROMIUM_ARGS)
                 if not self.allow_private:
-                    self._blackhole = _Blackhole()
+                    self._blackhole = Blackhole()
                     args += [f"--proxy-server=http://127.0.0.1:{self._blackhole.port}",
                              "--proxy-bypass-list=<-loopback>"]
                 self._browser = await self._pw.chromium.launch(executable_path=exe,
