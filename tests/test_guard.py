@@ -33,10 +33,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from _webtools import DEMO_WWW, HAVE_CHROMIUM, NO_CHROMIUM, request
 from conftest import REPO
-
-from temex.site.sources.browser import Blackhole
 from fakedns.sitecustomize import fake_getaddrinfo
 
+from temex.site.sources.browser import Blackhole
 from temex.site.sources.http import HttpSource
 from temex.site.sources.netguard import (
     AddressRefused,
