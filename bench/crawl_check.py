@@ -7,11 +7,14 @@ Per shared site (``../shared/data/sites``): the site's web root served by
 the defaults of ``temex crawl`` from ``crawl_check.start`` of its site.json
 (else its last key page), the scope the whole host. Columns:
 
-- crawlable: HTML pages the data's own breadth-first check reached from that
-  page (``crawl_check.html_ok`` of site.json);
+- crawlable: the site's HTML files reachable from that page by ``<a href>``
+  links on the host (:func:`reachable_files`, standard library only: an
+  independent walk; the data's own check, ``crawl_check.html_ok``, counts
+  URLs, so ``/a`` and ``/a/`` twice, and is shown beside it);
 - written: pages with a file of their own; duplicates: pages pointing to
   another page's file, by the proof given in the index (``duplicate_proof``);
-- kept: (written + duplicates) / crawlable;
+- kept: crawlable files whose page was written or is a duplicate, over
+  crawlable (missing files are listed with ``--detail``);
 - errors by reason (HTTP status, redirect stub, empty page, ...), robots.txt
   skips apart;
 - token F1 (bag of words, :func:`temex.page.tokens.token_prf`) of each
@@ -37,20 +40,56 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 # run from a clone as written in the docs: this clone's src/ first
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_crawl import data_dir, page_gold  # noqa: E402
+from bench_crawl import data_dir, page_gold
 
-from temex.crawler import CrawlOptions, run_crawl  # noqa: E402
-from temex.evaluate import Site, load_site, url_to_file  # noqa: E402
-from temex.page.tokens import token_prf, tokens  # noqa: E402
-from temex.site.sources.localserve import serve_folder  # noqa: E402
+from temex.crawler import CrawlOptions, run_crawl
+from temex.evaluate import Site, load_site
+from temex.page.tokens import token_prf, tokens
+from temex.site.sources.localserve import serve_folder
+
+
+class _Hrefs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("a", "area"):
+            self.hrefs += [v for k, v in attrs if k == "href" and v]
+
+
+def page_file(root: Path, url_path: str) -> Path:
+    f = root / unquote(url_path).lstrip("/")
+    return (f / "index.html" if f.is_dir() else f).resolve()
+
+
+def reachable_files(root: Path, start: str) -> set[Path]:
+    """HTML files of a static site reachable from ``start`` by links on the
+    same host (query strings ignored, as the file server does)."""
+    seen, todo, files = {urlsplit(start).path}, [urlsplit(start).path], set()
+    while todo:
+        path = todo.pop()
+        f = page_file(root, path)
+        if not f.is_file() or f.suffix not in (".html", ".htm") or f in files:
+            continue
+        files.add(f)
+        p = _Hrefs()
+        p.feed(f.read_text(encoding="utf-8", errors="replace"))
+        for h in p.hrefs:
+            u = urlsplit(urljoin("http://x" + path, h))
+            if u.netloc == "x" and u.scheme == "http" and u.path not in seen:
+                seen.add(u.path)
+                todo.append(u.path)
+    return files
 
 
 def error_kind(error: str) -> str:
@@ -91,15 +130,15 @@ def _missed_extra(text: str, gold: str) -> tuple[str, str]:
 def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
     check = site.meta.get("crawl_check", {})
     start = check.get("start") or site.key_pages[-1]
-    with tempfile.TemporaryDirectory(prefix="crawl-check-") as tmp:
-        with serve_folder(site.root) as base:
-            t0 = time.perf_counter()
-            results, summary = run_crawl(
-                base + start, Path(tmp) / "crawl",
-                CrawlOptions(scope=base + "/", max_pages=max_pages,
-                             guard_allow=(base.split("/")[2],)),
-                progress=False)
-            wall = time.perf_counter() - t0
+    with tempfile.TemporaryDirectory(prefix="crawl-check-") as tmp, \
+            serve_folder(site.root) as base:
+        t0 = time.perf_counter()
+        results, summary = run_crawl(
+            base + start, Path(tmp) / "crawl",
+            CrawlOptions(scope=base + "/", max_pages=max_pages,
+                         guard_allow=(base.split("/")[2],)),
+            progress=False)
+        wall = time.perf_counter() - t0
     text_of = {r.url: r.text for r in results}
     written = [r for r in results if r.path and not r.duplicate_of and not r.error]
     dups = [r for r in results if r.duplicate_of]
@@ -107,9 +146,16 @@ def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
     robots = errors.pop("robots", 0)
     proofs = Counter(str(r.stats.get("duplicate_proof", "simhash, unstated")) for r in dups)
 
+    def file_of(r: Any) -> Path:
+        return page_file(site.root, urlsplit(r.final_url or r.url).path)
+
     def gold_of(r: Any) -> str | None:
-        f = url_to_file(site.root, unquote(urlsplit(r.final_url or r.url).path))
+        f = file_of(r)
         return page_gold(f, site) if f.is_file() else None
+
+    want = reachable_files(site.root, start)
+    missing = sorted(str(f.relative_to(site.root)) for f in
+                     want - {file_of(r) for r in written + dups})
 
     scored: list[tuple[float, Any, str]] = []
     no_gold = 0
@@ -133,11 +179,12 @@ def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
                                                      if urlsplit(r.url).query else ""),
                       "f1": f, "p": p, "r": rec, "template": r.template,
                       "missed": missed, "extra": extra})
-    crawlable = int(check.get("html_ok") or 0)
+    crawlable = len(want)
     return {"site": site.name, "start": start, "crawlable": crawlable,
+            "html_ok": check.get("html_ok"), "missing": missing,
             "fetched": summary["fetched"], "written": len(written), "duplicates": len(dups),
             "proofs": dict(proofs), "errors": dict(errors), "robots": robots,
-            "kept": (len(written) + len(dups)) / crawlable if crawlable else float("nan"),
+            "kept": 1 - len(missing) / crawlable if crawlable else float("nan"),
             "scored": len(f1s), "no_gold": no_gold,
             "f1_mean": statistics.mean(f1s) if f1s else float("nan"),
             "f1_worst": min(f1s) if f1s else float("nan"),
@@ -165,7 +212,7 @@ def main() -> None:
         folders = [p for p in folders if p.name in want]
     print("temex crawl on the shared sites over 127.0.0.1, host scope, default options; "
           "token F1 of each written page's main text against its gold\n")
-    print("| site | crawlable | fetched | written | duplicates (proof) | kept | errors | "
+    print("| site | crawlable (html_ok) | fetched | written | duplicates (proof) | kept | errors | "
           "scored | no gold | F1 mean | worst | dup F1 | s |")
     print("|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|")
     rows = []
@@ -174,7 +221,7 @@ def main() -> None:
         rows.append(r)
         dup = f"{r['duplicates']}" + (f" ({_fmt(r['proofs'])})" if r["duplicates"] else "")
         errs = _fmt(r["errors"]) + (f"; robots {r['robots']}" if r["robots"] else "")
-        print(f"| {r['site']} | {r['crawlable']} | {r['fetched']} | {r['written']} | {dup} | "
+        print(f"| {r['site']} | {r['crawlable']} ({r['html_ok']}) | {r['fetched']} | {r['written']} | {dup} | "
               f"{r['kept']:.1%} | {errs} | {r['scored']} | {r['no_gold']} | "
               f"{r['f1_mean']:.3f} | {r['f1_worst']:.3f} | {r['dup_f1']:.3f} | "
               f"{r['seconds']:.1f} |", flush=True)
@@ -190,6 +237,11 @@ def main() -> None:
                 print(f"| {r['site']} | `{w['url'][:70]}` | {w['template'] or 'page-level'} | "
                       f"{w['f1']:.3f} | {w['p']:.3f} | {w['r']:.3f} | {w['missed']} | "
                       f"{w['extra']} |")
+        print("\nCrawlable files not kept (neither written nor a duplicate)\n")
+        for r in rows:
+            if r["missing"]:
+                print(f"- {r['site']}: {len(r['missing'])}: "
+                      + ", ".join(f"`{m}`" for m in r["missing"][:a.detail * 3]))
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1, ensure_ascii=False), "utf-8")
 
