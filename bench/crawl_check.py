@@ -13,8 +13,9 @@ the defaults of ``temex crawl`` from ``crawl_check.start`` of its site.json
   URLs, so ``/a`` and ``/a/`` twice, and is shown beside it);
 - written: pages with a file of their own; duplicates: pages pointing to
   another page's file, by the proof given in the index (``duplicate_proof``);
-- kept: crawlable files whose page was written or is a duplicate, over
-  crawlable (missing files are listed with ``--detail``);
+- kept: crawlable files whose page was written, is a duplicate or a redirect
+  stub whose target was crawled, over crawlable (missing files are listed
+  with ``--detail``);
 - errors by reason (HTTP status, redirect stub, empty page, ...), robots.txt
   skips apart;
 - token F1 (bag of words, :func:`temex.page.tokens.token_prf`) of each
@@ -22,7 +23,9 @@ the defaults of ``temex crawl`` from ``crawl_check.start`` of its site.json
   template_selector, :func:`temex.evaluate.gold_text`), mean and worst page;
   pages whose file has no content element (no gold) are counted apart;
 - dup F1: the text *written* for a duplicate (its twin's file) against the
-  duplicate's own gold: what a reader of the output has for that page.
+  duplicate's own gold: what a reader of the output has for that page; dup
+  loss: the largest drop, over the duplicates, from the F1 of the page's own
+  main text to that of its twin's (what recording it as a duplicate cost).
 
 ``--detail K`` adds, per site, the K worst written pages with what they miss
 and what they add (the largest runs of gold tokens left out, of extracted
@@ -144,7 +147,8 @@ def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
     dups = [r for r in results if r.duplicate_of]
     errors = Counter(error_kind(r.error) for r in results if r.error)
     robots = errors.pop("robots", 0)
-    proofs = Counter(str(r.stats.get("duplicate_proof", "simhash, unstated")) for r in dups)
+    proofs = Counter((r.duplicate_proof or "simhash, unstated").split(":")[0] for r in dups)
+    stubs = [r for r in results if r.error and r.error.startswith("redirect stub (meta refresh to")]
 
     def file_of(r: Any) -> Path:
         return page_file(site.root, urlsplit(r.final_url or r.url).path)
@@ -155,7 +159,7 @@ def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
 
     want = reachable_files(site.root, start)
     missing = sorted(str(f.relative_to(site.root)) for f in
-                     want - {file_of(r) for r in written + dups})
+                     want - {file_of(r) for r in written + dups + stubs})
 
     scored: list[tuple[float, Any, str]] = []
     no_gold = 0
@@ -165,11 +169,12 @@ def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
             no_gold += 1
             continue
         scored.append((token_prf(r.text, g)[2], r, g))
-    dup_f1 = []
+    dup_f1, dup_loss = [], []
     for r in dups:
         g = gold_of(r)
         if g is not None:
             dup_f1.append(token_prf(text_of.get(r.duplicate_of or "", ""), g)[2])
+            dup_loss.append(token_prf(r.text, g)[2] - dup_f1[-1])
     f1s = [f for f, _, _ in scored]
     worst = []
     for f, r, g in sorted(scored, key=lambda t: t[0])[:detail]:
@@ -189,6 +194,7 @@ def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
             "f1_mean": statistics.mean(f1s) if f1s else float("nan"),
             "f1_worst": min(f1s) if f1s else float("nan"),
             "dup_f1": statistics.mean(dup_f1) if dup_f1 else float("nan"),
+            "dup_loss": max(dup_loss) if dup_loss else float("nan"),
             "empty": summary.get("empty", 0), "seconds": wall, "worst": worst,
             "summary_line": {k: summary.get(k) for k in
                              ("usable", "duplicates", "errors", "failed", "files_written")}}
@@ -213,8 +219,8 @@ def main() -> None:
     print("temex crawl on the shared sites over 127.0.0.1, host scope, default options; "
           "token F1 of each written page's main text against its gold\n")
     print("| site | crawlable (html_ok) | fetched | written | duplicates (proof) | kept | errors | "
-          "scored | no gold | F1 mean | worst | dup F1 | s |")
-    print("|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|")
+          "scored | no gold | F1 mean | worst | dup F1 | dup loss | s |")
+    print("|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
     for folder in folders:
         r = check_site(load_site(folder), a.max_pages, a.detail)
@@ -223,7 +229,7 @@ def main() -> None:
         errs = _fmt(r["errors"]) + (f"; robots {r['robots']}" if r["robots"] else "")
         print(f"| {r['site']} | {r['crawlable']} ({r['html_ok']}) | {r['fetched']} | {r['written']} | {dup} | "
               f"{r['kept']:.1%} | {errs} | {r['scored']} | {r['no_gold']} | "
-              f"{r['f1_mean']:.3f} | {r['f1_worst']:.3f} | {r['dup_f1']:.3f} | "
+              f"{r['f1_mean']:.3f} | {r['f1_worst']:.3f} | {r['dup_f1']:.3f} | {r['dup_loss']:.3f} | "
               f"{r['seconds']:.1f} |", flush=True)
     ok = [r for r in rows if r["kept"] >= 0.95 and r["f1_mean"] >= 0.95]
     print(f"\n{len(ok)} of {len(rows)} sites with kept ≥ 95% and mean F1 ≥ 0.95.")

@@ -4,7 +4,7 @@ duplicate of the other? The measurement behind ``near_dup_resemblance``
 
 Per shared site: the crawl of :mod:`crawl_check` with ``dedupe=False`` (every
 page written, its main text kept). For every pair of pages (earlier, later in
-crawl order) the Jaccard resemblance of their word 3-shingle sets (Broder
+crawl order) the Jaccard resemblance of their word 3-shingle multisets (Broder
 1997, "On the resemblance and containment of documents", section 2), as
 :func:`temex.crawler.dedupe.resemblance` computes it. Recording the later page
 as a duplicate of the earlier one means a reader gets the earlier page's text
@@ -13,8 +13,9 @@ own text had and the earlier page's text has not (token recall, own minus
 via the twin).
 
 For each threshold: the pages the crawl's rule would record as duplicates
-(a page is a duplicate of the first earlier page *written* whose resemblance
-reaches the threshold, as :mod:`temex.crawler.process` does), how many of
+(a page is a duplicate of the most resembling earlier page *written* whose
+resemblance reaches the threshold, as :mod:`temex.crawler.dedupe` does; it
+also puts a page that is its own canonical URL first, which this leaves out), how many of
 them lose more than 2% of their gold tokens, and the worst loss, per site and
 overall; then leave-one-site-out: the lowest threshold with no such loss on
 the 16 other sites, applied to the one left out.
@@ -94,11 +95,10 @@ def merges(pairs: list[tuple[int, int, float, float]], t: float) -> list[float]:
     for i, j, res, loss in pairs:
         by_j.setdefault(j, []).append((i, res, loss))
     for j in sorted(by_j):
-        for i, res, loss in sorted(by_j[j]):
-            if i not in dup and res >= t:
-                dup.add(j)
-                losses.append(loss)
-                break
+        twins = [(res, -i, loss) for i, res, loss in by_j[j] if i not in dup and res >= t]
+        if twins:  # the most resembling written page, then the earliest
+            dup.add(j)
+            losses.append(max(twins)[2])
     return losses
 
 

@@ -438,6 +438,10 @@ def test_bad_start_and_foreign_outdir_fail_with_one_line(tmp_path: Path) -> None
         assert p.returncode == 1 and "holds a crawl of" in p.stderr
         p = crawl_cli("ftp://x/", "-o", str(tmp_path / "c"), check=False)
         assert p.returncode == 2 and "Traceback" not in p.stderr
+        p = crawl_cli(base + "/blog/", "-o", str(tmp_path / "d"), "--near-dup", "1.5",
+                      check=False)
+        assert p.returncode == 2 and "near_dup_resemblance" in p.stderr
+        assert not (tmp_path / "d").exists()
 
 
 def _forum_site(root: Path) -> None:

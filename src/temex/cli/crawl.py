@@ -60,7 +60,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--near-dup", type=float, default=0.95, metavar="R",
                    help="record a page as a duplicate of an earlier one when its main text is "
                         "the same or the resemblance (Jaccard) of their word 3-shingles is at "
-                        "least R (default 0.95; above 1: the same text only)")
+                        "least R, in (0, 1] (default 0.95)")
     g.add_argument("-n", "--n-pages", type=int, default=4,
                    help="pages compared with each template's key page (default 4)")
     g.add_argument("--cluster-threshold", type=float, default=0.5,

@@ -48,9 +48,9 @@ def _prepare(url: str, outdir: Path, opts: CrawlOptions) -> tuple[CrawlState, st
     start = canonical(url)
     if start is None:
         raise ParameterError("url", "an http(s) URL", url)
-    if not opts.near_dup_resemblance > 0:  # NaN too
-        raise ParameterError("near_dup_resemblance", "a resemblance above 0 (above 1: the same "
-                             "text only)", opts.near_dup_resemblance)
+    if not 0 < opts.near_dup_resemblance <= 1:  # NaN too
+        raise ParameterError("near_dup_resemblance", "a resemblance in (0, 1]",
+                             opts.near_dup_resemblance)
     if not opts.allow_private:  # said before OUTDIR is made; every later hop is checked too
         check_url(start, False, opts.guard_allow)
     scope = canonical(opts.scope) if opts.scope else default_scope(start)

@@ -91,7 +91,7 @@ def find_duplicates(texts: Sequence[str], canonicals: Sequence[str | None],
     canonical URLs and, optionally, their own URLs; empty texts are never
     duplicates): ``{page: proof}``, each proof naming a page that is not
     itself a duplicate, its own canonical page first, else an earlier one.
-    ``threshold`` above 1 turns the near-same rule off (only equal texts)."""
+    ``threshold`` above 1 turns the near-same rule off (equal texts only)."""
     found: dict[int, DuplicateProof] = {}
     by_text: dict[str, int] = {}
     near = threshold <= 1.0

@@ -26,7 +26,7 @@ class CrawlOptions:
     ``cluster_threshold``, ``dedupe`` and ``near_dup_resemblance`` (a page is
     recorded as a duplicate of an earlier written page when its main text is
     the same, or when the resemblance (Jaccard) of the two texts' word
-    3-shingle sets reaches this value; above 1: equal texts only;
+    3-shingle multisets reaches this value, in (0, 1];
     :mod:`temex.crawler.dedupe`, docs/CRAWL.md), ``warc`` (keep
     the raw responses in ``OUTDIR/responses.warc.gz``), ``site_index``
     (the repeated-text evidence: ``sample``, the first ``index_pages`` pages

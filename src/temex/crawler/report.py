@@ -81,25 +81,31 @@ def _counted(d: dict[str, int]) -> str:
     return ", ".join(f"{n} {k}" for k, n in d.items())
 
 
+def _n(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
 def finished_line(s: dict[str, Any], out: str) -> str:
-    """The last line of a crawl on stderr: what was fetched, written,
-    recorded as duplicate (by proof) and failed (by reason); a re-crawl that
-    changed nothing says "unchanged"."""
-    dup = f"{s['duplicates']} duplicates"
+    """The last line of a crawl on stderr: what was fetched; of the pages,
+    how many were written, recorded as duplicates (by proof), failed (by
+    reason), were redirect stubs or disallowed by robots.txt; the templates;
+    the files. A re-crawl that changed no file says "unchanged"."""
+    pages = [f"{s['written']} written", _n(s["duplicates"], "duplicate", "duplicates")]
     if s["duplicates"]:
-        dup += f" ({_counted(s['duplicate_proofs'])})"
-    failed = f"{s['failed']} failed"
+        pages[-1] += f" ({_counted(s['duplicate_proofs'])})"
+    pages.append(f"{s['failed']} failed")
     if s["failed"]:
-        failed += f" ({_counted(s['errors_by_reason'])})"
+        pages[-1] += f" ({_counted(s['errors_by_reason'])})"
     if s["redirect_stubs"]:
-        failed += f", {s['redirect_stubs']} redirect stubs (meta refresh, target followed)"
+        pages.append(_n(s["redirect_stubs"], "redirect stub", "redirect stubs")
+                     + " (meta refresh, target followed)")
     if s["robots_disallowed"]:
-        failed += f", {s['robots_disallowed']} disallowed by robots.txt"
+        pages.append(f"{s['robots_disallowed']} disallowed by robots.txt")
     files = f"{s['files_written']} files written, {s['files_unchanged']} unchanged"
     if s["mode"] == "recrawl" and not s["files_written"] and not s.get("files_removed"):
         files = f"unchanged: no file written ({s['files_unchanged']} files as they were)"
     return (f"temex crawl: finished: {s['fetched']} fetched ({s['not_modified']} not modified); "
-            f"{s['usable']} pages: {s['written']} written, {dup}; {failed}; "
-            f"{s['templates']} templates ({s['templates_fitted']} fitted, "
+            f"{s['pages']} pages: {', '.join(pages)}; "
+            f"{_n(s['templates'], 'template', 'templates')} ({s['templates_fitted']} fitted, "
             f"{s['templates_reused']} reused), {s['page_level']} page-level; {files}; "
             f"{s['seconds']} s -> {out}")
