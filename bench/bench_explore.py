@@ -108,9 +108,10 @@ EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=True, duplicate=dup, 
 #: off) with the issue 9 parameters at their defaults, and the issue 9 rules
 #: off (the offline grid, ``bench_core.GRID``, varies them all).
 LIVE_DETECTOR_GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=es is not None,
-                           site_title=st, query_forms=qf, link_types=lt)
+                           site_title=st, query_forms=qf, link_types=lt, named_lists=nl)
                       for es, cl, rs in ((0.5, True, 0.5), (None, False, None))
-                      for st in (False, True) for qf in (False, True) for lt in (None, 200)]
+                      for st in (False, True) for qf in (False, True)
+                      for lt, nl in ((None, False), (200, True))]
 
 
 def loso(data: Path, n: int, only: list[str] | None,

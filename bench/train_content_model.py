@@ -57,15 +57,24 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from content_sets import DATASETS, pages_by_site  # noqa: E402
+
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
-from temex.content.scorer import (CONTEXT_FEATURES, FEATURES, MODEL_VERSION, SITE_FEATURES,  # noqa: E402
-                                  block_features, context_features, select)
+from temex.content.features import block_lists  # noqa: E402
+from temex.content.scorer import (  # noqa: E402
+    CONTEXT_FEATURES,
+    FEATURES,
+    MODEL_VERSION,
+    SITE_FEATURES,
+    block_features,
+    context_features,
+    select,
+)
 from temex.page.blocks import page_blocks  # noqa: E402
 from temex.page.dom import parse  # noqa: E402
 from temex.page.tokens import tokens  # noqa: E402
 from temex.template.site_index import SiteIndex  # noqa: E402
 
-DATASETS = ("big9", "cleanportaleval", "dragnet", "cleaneval")
 MODEL = ROOT / "src" / "temex" / "content" / "model.json"
 #: Blocks outside the main region are kept from this probability on.
 OUTSIDE = 0.8
@@ -80,10 +89,9 @@ THRESHOLD = 0.5
 L2 = 3.0
 WEIGHTING = "mix"
 WEIGHTINGS = ("page", "dataset", "sqrt", "mix")
-#: Pages per shared site for ``--sites`` / ``--loso-sites`` (a fixed random
-#: sample). Adding them to the shipped model's training is off (``--sites 0``):
-#: measured leaving one site out, it does not carry to an unseen site and costs
-#: the content datasets (docs/CONTENT.md, "The page level on the shared sites").
+#: Pages per shared site in the page model's training (``--sites``) and in
+#: ``--loso-sites`` (a fixed random sample; each site its own group). Issue 23:
+#: on, with the six content datasets (docs/CONTENT.md).
 SITES = 40
 _PARAMS = ContentParams()
 _SUFFIX = {"com", "org", "net", "co", "uk", "au", "gov", "edu", "mil", "ac", "info", "us",
@@ -103,7 +111,7 @@ def group_of(site: str) -> str:
 
 class Page:
     __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
-                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf")
+                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf", "lists")
 
 
 def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
@@ -149,16 +157,16 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     p.weight = np.array([len(t) / nt for t in btok])
     p.btok = [Counter(t) for t in btok]
     p.gold = Counter(tokens(gold))
-    # what context_features needs: the tree arrays, not the parser
-    d.parser, d.elements = None, []
-    p.ctx_doc, p.ctx_blocks = d, blocks
+    # what context_features and select need: the tree arrays, not the page
+    p.ctx_doc, p.ctx_blocks = _Tree(d), _BlockView(blocks)
+    p.lists = block_lists(d, blocks)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
     p.traf = None
     return p
 
 
 def load_sites(data: Path, per_site: int = SITES, seed: int = 0,
-               peer: bool = False) -> list[Page]:
+               peer: bool = False, cache: Path | None = None, limit: int = 0) -> list[Page]:
     """Pages of the shared *sites* (``DATA/sites/<name>``: docs, forum, shop,
     wiki, organisation sites) as page-level training data: per site the first
     ``per_site`` pages with gold of a fixed random order (``random.Random(seed)``
@@ -167,7 +175,14 @@ def load_sites(data: Path, per_site: int = SITES, seed: int = 0,
     (the text the site-level benchmarks score). Page features only (no site
     index): they train the *page* model. Dataset ``"sites"``, site = the
     site's name (one group each). ``peer``: also trafilatura's token F1 per
-    page (``p.traf``; the comparison of ``--loso-sites``)."""
+    page (``p.traf``; the comparison of ``--loso-sites``). With ``cache``:
+    computed once per version of the feature code."""
+    return _cached(cache, f"sites-{per_site}-{seed}-{int(peer)}-{limit}",
+                   lambda: _load_sites(data, per_site, seed, peer, limit))
+
+
+def _load_sites(data: Path, per_site: int, seed: int, peer: bool, limit: int = 0
+                ) -> list[Page]:
     import random
 
     from temex.evaluate import NoGoldError, gold_text, load_site
@@ -178,9 +193,8 @@ def load_sites(data: Path, per_site: int = SITES, seed: int = 0,
     root = data / "sites"
     if not root.is_dir():
         return pages
-    for folder in sorted(root.iterdir()):
-        if not (folder / "site.json").is_file():
-            continue
+    folders = [f for f in sorted(root.iterdir()) if (f / "site.json").is_file()]
+    for folder in folders[:limit] if limit else folders:
         site = load_site(folder)
         files = html_files(site.root)
         random.Random(seed).shuffle(files)
@@ -212,37 +226,124 @@ def load_sites(data: Path, per_site: int = SITES, seed: int = 0,
     return pages
 
 
-def load(data: Path, datasets: list[str], limit: int = 0) -> list[Page]:
-    params = ContentParams()
+def _code_digest() -> str:
+    """Digest of the code that makes features and labels: a feature cache
+    written by other code is never read."""
+    import inspect
+
+    h = hashlib.sha256()
+    src = ROOT / "src" / "temex"
+    files = sorted([*(src / "content").glob("*.py"), *(src / "page").glob("*.py"),
+                    src / "template" / "site_index.py", src / "evaluate.py"])
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    for fn in (labels_for, page_record, _load_dataset, _load_sites):
+        h.update(inspect.getsource(fn).encode())
+    return h.hexdigest()[:16]
+
+
+class _Tree:
+    """What :func:`context_features` and :func:`select` read of a parsed page
+    (``parent``, ``size``, ``body``), without its texts and tags: the training
+    keeps thousands of pages in memory and in the feature cache."""
+
+    __slots__ = ("parent", "size", "body", "_n")
+
+    def __init__(self, d) -> None:  # type: ignore[no-untyped-def]
+        self.parent, self.size, self.body, self._n = d.parent, d.size, d.body, len(d)
+
+    def __len__(self) -> int:
+        return self._n
+
+
+class _BlockView:
+    __slots__ = ("node", "chars")
+
+    def __init__(self, b) -> None:  # type: ignore[no-untyped-def]
+        self.node, self.chars = b.node, b.chars
+
+    def __len__(self) -> int:
+        return len(self.node)
+
+
+def _cached(cache: Path | None, name: str, make):  # type: ignore[no-untyped-def]
+    """``make()``, kept in ``cache/<code digest>/<name>.pkl`` between runs."""
+    import pickle
+
+    if cache is None:
+        return make()
+    f = cache / _code_digest() / f"{name}.pkl"
+    if f.is_file():
+        with open(f, "rb") as fh:
+            return [_undump(x) for x in pickle.load(fh)]
+    out = make()
+    f.parent.mkdir(parents=True, exist_ok=True)
+    tmp = f.with_suffix(".tmp")
+    with open(tmp, "wb") as fh:
+        pickle.dump([_dump(p) for p in out], fh, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(f)
+    return out
+
+
+def _dump(p: Page) -> dict:
+    """A page record as plain data (this file runs as ``__main__`` and is
+    imported as a module: pickled classes would not load in the other)."""
+    d = {k: getattr(p, k) for k in Page.__slots__}
+    t, b = p.ctx_doc, p.ctx_blocks
+    d["ctx_doc"] = (t.parent, t.size, t.body, len(t))
+    d["ctx_blocks"] = (b.node, b.chars)
+    return d
+
+
+def _undump(d: dict) -> Page:
+    p = Page()
+    for k in Page.__slots__:
+        setattr(p, k, d[k])
+    t = _Tree.__new__(_Tree)
+    t.parent, t.size, t.body, t._n = d["ctx_doc"]
+    b = _BlockView.__new__(_BlockView)
+    b.node, b.chars = d["ctx_blocks"]
+    p.ctx_doc, p.ctx_blocks = t, b
+    return p
+
+
+def load(data: Path, datasets: list[str], limit: int = 0,
+         cache: Path | None = None) -> list[Page]:
+    """Features, labels and scoring data of every page of ``datasets`` (with
+    ``cache``: computed once per version of the feature code)."""
     pages: list[Page] = []
     for ds in datasets:
-        man = data / "content" / ds / "manifest.jsonl"
-        rows = [json.loads(x) for x in man.read_text(encoding="utf-8").splitlines() if x.strip()]
-        by_site: dict[str, list[dict]] = {}
-        for r in rows:
-            by_site.setdefault(r["site"], []).append(r)
-        sites = sorted(by_site)
-        if limit:
-            sites = sites[:limit]
-        for site in sites:
-            docs = []
-            for r in sorted(by_site[site], key=lambda r: r["page"]):
-                f = man.parent / r["html"]
-                try:
-                    d = parse(f.read_bytes(), url=str(f))
-                except Exception:
-                    continue
-                if d.body < 0:
-                    continue
-                docs.append((r, d))
-            index = SiteIndex(d for _, d in docs)
-            for r, d in docs:
-                gold = (man.parent / r["gold"]).read_text(encoding="utf-8")
-                p = page_record(ds, site, r["page"], d, gold, index, params)
-                if p is not None:
-                    pages.append(p)
-            print(f"  {ds}/{site}: {len(docs)} pages", file=sys.stderr, flush=True) \
-                if len(docs) > 5 else None
+        man = hashlib.sha256((data / "content" / ds / "manifest.jsonl").read_bytes()).hexdigest()
+        pages += _cached(cache, f"{ds}-{limit}-{man[:8]}",
+                         lambda ds=ds: _load_dataset(data, ds, limit))
+    return pages
+
+
+def _load_dataset(data: Path, ds: str, limit: int) -> list[Page]:
+    params = ContentParams()
+    pages: list[Page] = []
+    by_site = pages_by_site(data, ds)
+    sites = sorted(by_site)
+    if limit:
+        sites = sites[:limit]
+    for site in sites:
+        docs = []
+        for r in by_site[site]:
+            try:
+                d = parse(r.read(), url=str(r.html))
+            except Exception:
+                continue
+            if d.body < 0:
+                continue
+            docs.append((r, d))
+        index = SiteIndex(d for _, d in docs)
+        for r, d in docs:
+            p = page_record(ds, site, r.page, d, r.gold_text(), index, params)
+            if p is not None:
+                pages.append(p)
+        print(f"  {ds}/{site}: {len(docs)} pages", file=sys.stderr, flush=True) \
+            if len(docs) > 5 else None
     return pages
 
 
@@ -273,7 +374,7 @@ def predict(m: dict, X: np.ndarray) -> np.ndarray:
 
 
 def _ctx(p: Page, s1: np.ndarray) -> np.ndarray:
-    return np.array(context_features(p.ctx_doc, p.ctx_blocks, s1.tolist()))
+    return np.array(context_features(p.ctx_doc, p.ctx_blocks, s1.tolist(), p.lists))
 
 
 def page_f1(p: Page, keep: np.ndarray) -> float:
@@ -309,6 +410,8 @@ def page_factors(pages: list[Page], weighting: str = WEIGHTING) -> list[float]:
 def train(pages: list[Page], variant: str, l2: float = L2,
           threshold: float | None = None, weighting: str = WEIGHTING) -> dict:
     feat = "f_page" if variant == "page" else "f_site"
+    # the shared sites' pages have page features only (no site index over them)
+    pages = [p for p in pages if getattr(p, feat) is not None]
     X = np.vstack([getattr(p, feat) for p in pages])
     y = np.concatenate([p.label for p in pages])
     w = np.concatenate([p.weight * f for p, f in zip(pages, page_factors(pages, weighting))])
@@ -397,6 +500,10 @@ def cross_validate(pages: list[Page], k: int, lodo: bool, threshold: float | Non
                     fold_out.append({})
                 fold_out[i][variant] = model_dicts({variant: m})[variant]
             for j in te_idx:
+                if variant == "site" and pages[j].f_site is None:
+                    for sel in SELECTIONS:
+                        f1s[sel][j] = float("nan")
+                    continue
                 pr = probs_of(m, pages[j], variant)
                 if oof is not None:
                     oof.setdefault(variant, {})[j] = pr
@@ -406,7 +513,7 @@ def cross_validate(pages: list[Page], k: int, lodo: bool, threshold: float | Non
             res[f"cv{k}_{variant}_{sel}"] = f1s[sel]
         if lodo:  # the same selections and threshold as the K folds
             lf = {sel: [0.0] * len(pages) for sel in ("page", "region")}
-            for ds in DATASETS:
+            for ds in sorted({p.dataset for p in pages}):
                 tr = [p for p in pages if p.dataset != ds]
                 te_idx = [j for j, p in enumerate(pages) if p.dataset == ds]
                 if not tr or not te_idx:
@@ -443,6 +550,10 @@ def loso_sites(pages: list[Page], site_pages: list[Page], with_sites: bool,
     return out
 
 
+def _ds_order(d: str) -> tuple[int, str]:
+    return (DATASETS.index(d) if d in DATASETS else len(DATASETS), d)
+
+
 def model_dicts(models: dict) -> dict:
     """JSON form of trained models by variant (what ScorerModel reads)."""
     def r(a: np.ndarray) -> list[float]:
@@ -459,8 +570,8 @@ def model_dicts(models: dict) -> dict:
     return out
 
 
-def to_json(models: dict, sites: bool = False) -> str:
-    out = {"version": MODEL_VERSION, "trained_on": list(DATASETS) + (["sites"] if sites else []),
+def to_json(models: dict, trained_on: list[str]) -> str:
+    out = {"version": MODEL_VERSION, "trained_on": trained_on,
            "script": "bench/train_content_model.py", "models": model_dicts(models)}
     return json.dumps(out, indent=0, sort_keys=True) + "\n"
 
@@ -487,6 +598,9 @@ def main() -> int:
     ap.add_argument("--out", default=str(MODEL))
     ap.add_argument("--cv", type=int, default=0, help="grouped K-fold cross-validation")
     ap.add_argument("--lodo", action="store_true", help="also leave one dataset out")
+    ap.add_argument("--cache", default=str(ROOT / ".cache" / "content-features"),
+                    help="features kept between runs, per version of the feature code "
+                         "(none: recompute)")
     ap.add_argument("--limit", type=int, default=0, help="first N sites per dataset (tests)")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--cv-json", help="write per-dataset CV figures here")
@@ -496,10 +610,9 @@ def main() -> int:
     ap.add_argument("--l2", type=float, default=L2, help="L2 penalty (default: the shipped one)")
     ap.add_argument("--weighting", choices=WEIGHTINGS, default=WEIGHTING,
                     help="page weights (default: the shipped ones)")
-    ap.add_argument("--sites", type=int, default=0, metavar="N",
-                    help="add N pages of each shared site (DATA/sites) to the page model's "
-                         "training (default 0: off, docs/CONTENT.md); the written model only: "
-                         "--cv and --lodo stay over the content datasets")
+    ap.add_argument("--sites", type=int, default=SITES, metavar="N",
+                    help=f"N pages of each shared site (DATA/sites) in the page model's "
+                         f"training and in --cv, each site one group (default {SITES}; 0: off)")
     ap.add_argument("--loso-sites", action="store_true",
                     help="page level on the shared sites: in sample and leaving one site out, "
                          "with trafilatura on the same pages (needs trafilatura); "
@@ -510,28 +623,31 @@ def main() -> int:
                          "(bench_content.py --cv-models reads it)")
     args = ap.parse_args()
     t0 = time.time()
-    pages = load(Path(args.data), [d for d in args.datasets.split(",") if d], args.limit)
+    pages = load(Path(args.data), [d for d in args.datasets.split(",") if d], args.limit,
+                 None if args.cache == "none" else Path(args.cache))
     print(f"{len(pages)} pages, {sum(len(p.label) for p in pages)} blocks, "
           f"{time.time() - t0:.0f} s", file=sys.stderr)
     thr = None if args.threshold < 0 else args.threshold
     site_pages: list[Page] = []
     if args.sites or args.loso_sites:
-        site_pages = load_sites(Path(args.data), args.sites or SITES, peer=args.loso_sites)
-    extra = site_pages if args.sites else []
-    # the shared sites train the page model only (no site index over them)
-    models = {v: train(pages + (extra if v == "page" else []), v, args.l2, thr, args.weighting)
-              for v in ("page", "site")}
-    text = to_json(models, bool(extra))
+        site_pages = load_sites(Path(args.data), args.sites or SITES, peer=args.loso_sites,
+                                cache=None if args.cache == "none" else Path(args.cache),
+                                limit=args.limit)
+    datasets_only = pages
+    if args.sites:  # one more "dataset"; each site its own group in the folds
+        pages = pages + site_pages
+    models = {v: train(pages, v, args.l2, thr, args.weighting) for v in ("page", "site")}
+    text = to_json(models, sorted({p.dataset for p in pages}, key=_ds_order))
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     print(f"model digest {digest}; thresholds page {models['page']['threshold']} "
           f"site {models['site']['threshold']}")
     if not args.no_write:
         Path(args.out).write_text(text, encoding="utf-8")
     rows: dict = {}
-    dsets = sorted({p.dataset for p in pages}, key=lambda d: DATASETS.index(d)
-                   if d in DATASETS else 99)
+    dsets = sorted({p.dataset for p in pages}, key=_ds_order)
     for v in ("page", "site"):
-        f = score(models[v], pages, v, "page")
+        f = [page_f1(p, keep_of(p, probs_of(models[v], p, v), THRESHOLD, "page"))
+             if v == "page" or p.f_site is not None else float("nan") for p in pages]
         for ds in dsets:
             rows.setdefault(ds, {})[f"in_{v}"] = float(np.mean(
                 [x for x, p in zip(f, pages) if p.dataset == ds]))
@@ -553,7 +669,7 @@ def main() -> int:
             for ds in dsets:
                 rows[ds][key] = float(np.mean([x for x, p in zip(f, pages) if p.dataset == ds]))
     if args.loso_sites:
-        res = loso_sites(pages, site_pages, bool(args.sites), args.l2, args.weighting)
+        res = loso_sites(datasets_only, site_pages, bool(args.sites), args.l2, args.weighting)
         print("| site | pages | page in sample | page LOSO | trafilatura | LOSO − trafilatura |")
         print("|---|---:|---:|---:|---:|---:|")
         for name, r in res.items():

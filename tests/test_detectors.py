@@ -89,7 +89,8 @@ def test_params_are_stored_unchanged() -> None:
                                 "max_cells": 2_500, "evidence_share": 0.5,
                                 "record_share": 0.5, "closure": True, "digits": True,
                                 "title": True, "site_title": True,
-                                "query_forms": True, "link_types": 200}
+                                "query_forms": True, "link_types": 200,
+                                "named_lists": True}
     assert "threshold=0.75" in repr(det)
 
 
@@ -114,13 +115,13 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
 # Floors a little under the figures measured with `temex eval` (n = 4, vote,
 # the defaults; docs/BENCHMARKS.md, per-site table), every shared site; they
 # catch regressions without chasing noise.
-FLOORS = {"americanpillowcase-shop": (0.98, 0.96), "bgbiao-hugo-zh": (0.89, 0.96),
+FLOORS = {"americanpillowcase-shop": (0.98, 0.96), "bgbiao-hugo-zh": (0.93, 0.97),
           "birdie0-mdbook": (0.99, 0.99), "cezam-catalogue": (0.88, 0.97),
-          "codare-wordpress": (0.95, 0.94), "cookwithtina-recipes": (0.96, 0.91),
+          "codare-wordpress": (0.95, 0.94), "cookwithtina-recipes": (0.96, 0.92),
           "digitalplant": (0.98, 0.98), "everything-list-hypermail": (0.73, 0.99),
           "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
           "klnet-forum": (0.97, 0.99), "opendcl-forum": (0.98, 0.99),
-          "openehr-org-archive": (0.98, 0.98), "pyconca2013-conference": (0.87, 0.93),
+          "openehr-org-archive": (0.98, 0.98), "pyconca2013-conference": (0.88, 0.93),
           "rubima-magazine": (0.93, 0.94), "toppra-furo": (0.94, 0.98),
           "wikinotes": (0.94, 0.99)}
 
@@ -389,7 +390,7 @@ def test_link_type_lists_inside_the_region_are_template() -> None:
                 f"<main><article><h1>{title}</h1>"
                 f"<p>{(title + ' is the subject of this post, told at length. ') * 6}</p>"
                 f"<div class='utility'>Posted in <span>{tag_links}</span></div>"
-                f"<div class='nav'><a href='/{prev}/' rel='prev'>{prev}</a> "
+                f"<div class='around'><a href='/{prev}/' rel='prev'>{prev}</a> "
                 f"<a href='/{nxt}/' rel='next'>{nxt}</a></div></article></main>"
                 "<footer><p>Made with care by the team</p></footer></body></html>")
     key = parse(post("Saving seeds", ["garden", "seeds"], "Compost", "Pruning"))
@@ -398,7 +399,35 @@ def test_link_type_lists_inside_the_region_are_template() -> None:
     on = VoteDetector().fit(key, others).model_
     off = VoteDetector(link_types=None).fit(key, others).model_
     utility = next(i for i in key.in_body() if key.classes[i] == ("utility",))
-    nav = next(i for i in key.in_body() if key.classes[i] == ("nav",))
+    nav = next(i for i in key.in_body() if key.classes[i] == ("around",))
     para = next(i for i in key.in_body() if key.tag[i] == "p")
     assert on.template[utility] and on.template[nav] and not on.template[para]
     assert not off.template[utility] and not off.template[nav]
+
+
+def test_navigation_named_as_such_inside_the_region_is_template() -> None:
+    """Issue 22 cause 4: a post's tag list and previous / next links without
+    link types, named as navigation by their classes, are template; a
+    table of contents (links into the page) and the post's text are not."""
+    def post(title: str, tags: list[str], prev: str, nxt: str) -> str:
+        tag_links = " ".join(f'<a href="/tags/{t}/">{t}</a>' for t in tags)
+        return (f"<html><head><title>{title}</title></head><body>"
+                "<nav><a href='/'>Home</a> <a href='/about/'>About</a></nav>"
+                f"<main><article><h1>{title}</h1>"
+                f"<div class='toc'><a href='#a'>{title} at first</a> "
+                f"<a href='#b'>{title} later</a></div>"
+                f"<p>{(title + ' is the subject of this post, told at length. ') * 6}</p>"
+                f"<div class='post-tags'>{tag_links}</div>"
+                f"<div class='post-nav'><a href='/{prev}/'>{prev}</a> "
+                f"<a href='/{nxt}/'>{nxt}</a></div></article></main>"
+                "<footer><p>Made with care by the team</p></footer></body></html>")
+    key = parse(post("Saving seeds", ["garden", "seeds"], "Compost", "Pruning"))
+    others = [parse(post(t, [t.lower(), "misc"], f"{t} before", f"{t} after"))
+              for t in ("Watering", "Mulching", "Weeding")]
+    on = VoteDetector().fit(key, others).model_
+    off = VoteDetector(named_lists=False).fit(key, others).model_
+    cls = {key.classes[i]: i for i in key.in_body() if key.classes[i]}
+    assert on.template[cls[("post-tags",)]] and on.template[cls[("post-nav",)]]
+    assert not on.template[cls[("toc",)]]
+    assert not on.template[next(i for i in key.in_body() if key.tag[i] == "p")]
+    assert not off.template[cls[("post-tags",)]] and not off.template[cls[("post-nav",)]]

@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from .content.extract import Content, ContentParams, extract_content
@@ -71,8 +72,14 @@ def _parse_or_none(html: bytes | bytearray | str, url: str | None, where: str
         return None
 
 
+def _params(params: ContentParams | None, comments: bool) -> ContentParams:
+    params = params or ContentParams()
+    return params if comments else replace(params, comments=False)
+
+
 def extract(html: bytes | str, url: str | None = None, format: str = "markdown", *,
-            front_matter: bool = False, params: ContentParams | None = None) -> str | None:
+            front_matter: bool = False, params: ContentParams | None = None,
+            comments: bool = True) -> str | None:
     """Main content of one page, with no site behind it.
 
     Parameters
@@ -91,6 +98,9 @@ def extract(html: bytes | str, url: str | None = None, format: str = "markdown",
         Markdown only: the page's metadata as YAML front matter.
     params : ContentParams, optional
         Weights of the content extraction (defaults: the shipped ones).
+    comments : bool
+        False: the article alone, without comment sections and the replies
+        of a thread (``ContentParams.comments``).
 
     Returns
     -------
@@ -109,12 +119,12 @@ def extract(html: bytes | str, url: str | None = None, format: str = "markdown",
     doc = _parse_or_none(html, url, "extract")
     if doc is None:
         return None
-    return _output(extract_content(doc, params=params or ContentParams()), format, front_matter)
+    return _output(extract_content(doc, params=_params(params, comments)), format, front_matter)
 
 
 def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | None = None,
                  format: str = "markdown", *, front_matter: bool = False,
-                 params: ContentParams | None = None) -> str | None:
+                 params: ContentParams | None = None, comments: bool = True) -> str | None:
     """Main content of one page with other pages of the same site as evidence.
 
     ``pages`` are the other pages' HTML (bytes or str); text blocks that
@@ -146,7 +156,7 @@ def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | Non
         if other.body >= 0:
             others.append(other)
     index = SiteIndex([doc, *others])
-    return _output(extract_content(doc, index, params=params or ContentParams()), format,
+    return _output(extract_content(doc, index, params=_params(params, comments)), format,
                    front_matter)
 
 def load_key_file(path: str | Path) -> Document:

@@ -48,6 +48,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--front-matter", action="store_true",
                    help="with -f markdown: the page's metadata (title, authors, date, site "
                         "name, language, canonical URL, description) first as YAML front matter")
+    p.add_argument("--no-comments", dest="comments", action="store_false",
+                   help="the article alone: leave out comment sections and the replies of "
+                        "a thread (default: kept where the page is about them)")
     p.add_argument("--etdm", type=int, default=0, metavar="K",
                    help="also fit the ETDM template of each page against its K most "
                         "similar pages (slower; default 0: repeated-text evidence only)")
@@ -76,7 +79,13 @@ def _one_page(data: bytes, url: str, name: str, args: argparse.Namespace) -> int
     if doc.body < 0:
         say(f"{name}: the page has no body", "content")
         return EXIT_FAILED
-    text = _render(extract_content(doc, SiteIndex([doc])), args.format, args.front_matter)
+    from dataclasses import replace
+
+    from ..content.extract import ContentParams
+
+    params = replace(ContentParams(), comments=args.comments)
+    text = _render(extract_content(doc, SiteIndex([doc]), params=params), args.format,
+                   args.front_matter)
     body = text + ("\n" if text else "")
     if not args.output or is_stdio(args.output):
         sys.stdout.write(body)
@@ -129,7 +138,12 @@ def run_content(args: argparse.Namespace) -> int:
                 bar.stage(stage, total)
             bar.update(k)
 
-        res = extract_folder(src, etdm=args.etdm, recursive=True, progress=tick)
+        from dataclasses import replace
+
+        from ..content.extract import ContentParams
+
+        res = extract_folder(src, replace(ContentParams(), comments=args.comments),
+                             etdm=args.etdm, recursive=True, progress=tick)
     if not res.contents:
         say(f"{src}: no HTML files (.html, .htm, .xhtml, .shtml) in it or its subfolders",
             "content")

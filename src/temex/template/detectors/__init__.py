@@ -70,10 +70,10 @@ def _register_collection_detectors() -> None:
 METHOD_PARAMS = {
     "vote": ("equality", "threshold", "evidence", "region", "region_threshold", "max_cells",
              "evidence_share", "record_share", "closure", "digits", "title", "site_title",
-             "query_forms", "link_types"),
+             "query_forms", "link_types", "named_lists"),
     "intersect": ("equality", "evidence", "region", "max_cells", "evidence_share",
                   "record_share", "closure", "digits", "title", "site_title", "query_forms",
-                  "link_types"),
+                  "link_types", "named_lists"),
     "rtdm": ("region", "max_cells"),
     "chunks": ("threshold", "tag_path", "boundary", "alt", "region"),
 }

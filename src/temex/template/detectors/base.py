@@ -75,7 +75,7 @@ class BaseDetector(FittedMixin):
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, digits: bool = True, title: bool = True,
                  site_title: bool = True, query_forms: bool = True,
-                 link_types: int | None = LINK_TYPE_TEXT) -> None:
+                 link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True) -> None:
         self.equality = equality
         self.evidence = evidence
         self.region = region
@@ -88,6 +88,7 @@ class BaseDetector(FittedMixin):
         self.site_title = site_title
         self.query_forms = query_forms
         self.link_types = link_types
+        self.named_lists = named_lists
 
     def get_params(self) -> dict[str, Any]:
         """Parameters as given to ``__init__`` (scikit-learn's convention)."""
@@ -126,7 +127,8 @@ class BaseDetector(FittedMixin):
     def _title_rules(self, pages: Sequence[Document]) -> dict[str, Any]:
         """The title rules' arguments of :func:`.rules.apply_region`."""
         return {"site_titles": site_titles(pages) if self.site_title else (),
-                "query_forms": self.query_forms, "link_types": self.link_types}
+                "query_forms": self.query_forms, "link_types": self.link_types,
+                "named_lists": self.named_lists}
 
     def _page_mask(self, key: Document, page: Document, eq: Equality) -> list[bool]:
         return self._page_masks(key, page, eq)[0]

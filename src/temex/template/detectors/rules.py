@@ -44,7 +44,7 @@ from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "find_query_forms", "follow_parent", "head_zone", "kind_mask",
-           "link_type_chrome", "mapped_mask",
+           "link_type_chrome", "mapped_mask", "named_link_lists",
            "page_title", "record_groups", "refine_region", "subdocument", "supported_mapping",
            "table_headers", "title_nodes", "whole_table", "widen_to_title"]
 
@@ -574,13 +574,85 @@ def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
     return out
 
 
+#: Name words (of an element's ``id`` and classes, split at non-letters) of
+#: the navigation a page kind carries inside its main element
+#: (:func:`named_link_lists`): the conventions of web themes and frameworks,
+#: as the boilerplate detectors read them (Readability's "unlikely
+#: candidates", the scorer's negative names).
+NAVIGATION_NAMES = frozenset({"nav", "navigation", "pagination", "pager", "paging", "tags",
+                              "tag", "breadcrumb", "breadcrumbs", "share", "sharing",
+                              "social", "related", "prev", "previous", "next"})
+
+#: Least share of link text in a :func:`named_link_lists` list.
+NAMED_LIST_LINK_SHARE = 0.7
+
+_NAME_WORDS = re.compile(r"[^a-z]+")
+
+
+def named_link_lists(doc: Document, region: int) -> list[int]:
+    """Roots of the navigation named as such inside ``region`` (our rule,
+    issue 22 cause 4): the outermost elements whose ``id`` or classes hold a
+    :data:`NAVIGATION_NAMES` word (``post-nav``, ``post-tags``,
+    ``pagination``, ``share-links``), at least :data:`NAMED_LIST_LINK_SHARE`
+    of whose text is link text, with two links or more to other pages (tabs
+    and tables of contents point into the page) and that are no heading (a
+    heading's id is its own text). Tag lines, previous / next links and
+    pagination whose text differs on every page, so that no vote calls them
+    template, and that carry no link types (:func:`link_type_chrome`).
+    O(size of the region)."""
+    n = len(doc)
+    chars = [0] * n
+    links = [0] * n
+    away = [0] * n
+    in_link = [False] * n
+    ignored = doc.ignored_mask()
+    inside = doc.descendants(region)
+    for i in inside:
+        in_link[i] = doc.tag[i] == "a" or (i != region and in_link[doc.parent[i]])
+    for i in reversed(inside):
+        if ignored[i]:
+            continue
+        ln = len(doc.text[i])
+        chars[i] += ln
+        if in_link[i]:
+            links[i] += ln
+        if doc.tag[i] == "a":
+            href = dict(doc.attrs[i]).get("href")
+            if href is not None and not href.strip().startswith("#"):
+                away[i] += 1
+        if i != region:
+            p = doc.parent[i]
+            chars[p] += chars[i]
+            links[p] += links[i]
+            away[p] += away[i]
+    out = []
+    i, end = region + 1, region + doc.size[region]
+    while i < end:
+        if (away[i] >= 2 and chars[i] and links[i] >= NAMED_LIST_LINK_SHARE * chars[i]
+                and doc.tag[i] not in _HEADINGS and not ignored[i]
+                and _named_navigation(doc.id[i], doc.classes[i])):
+            out.append(i)
+            i += doc.size[i]
+        else:
+            i += 1
+    return out
+
+
+def _named_navigation(id_: str, classes: tuple[str, ...]) -> bool:
+    for value in (id_, *classes):
+        if any(w in NAVIGATION_NAMES for w in _NAME_WORDS.split(value.lower())):
+            return True
+    return False
+
+
 def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_REGION,
                  inside_template: Sequence[bool] | None = None,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, seen: Collection[str] = (),
                  info: dict[str, int] | None = None, title: bool = True,
                  site_titles: Sequence[str] = (), query_forms: bool = True,
-                 link_types: int | None = LINK_TYPE_TEXT) -> list[bool]:
+                 link_types: int | None = LINK_TYPE_TEXT,
+                 named_lists: bool = True) -> list[bool]:
     """Mark every non-template node of ``<body>`` outside the content region as
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
@@ -598,7 +670,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     (the compared pages' titles, :func:`title_nodes`) and ``query_forms``
     (:func:`head_zone`) go to the title rules. With ``closure`` and
     ``link_types`` (a number of characters, None: off), the page kind's link
-    lists told by their link types are template (:func:`link_type_chrome`)."""
+    lists told by their link types are template (:func:`link_type_chrome`),
+    and with ``named_lists`` those named as navigation
+    (:func:`named_link_lists`)."""
     region = content_region(doc, template, coverage, records=closure)
     if region < 0 and inside_template is not None:
         # Every node repeats under the first evidence rule (pages of one kind
@@ -646,6 +720,10 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if closure:
         follow_parent(doc, out, region)
         table_headers(doc, out, region)
+    if closure and named_lists:
+        for r in named_link_lists(doc, region):
+            for j in doc.descendants(r):
+                out[j] = True
     if closure and link_types is not None:
         titles = [t for t in title_nodes(doc, out, seen, site_titles)
                   if doc.is_ancestor(region, t)][:1]

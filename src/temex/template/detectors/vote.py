@@ -95,6 +95,11 @@ class VoteDetector(BaseDetector):
         type ``tag``, ``prev`` or ``next`` (tag and category lines, the
         previous / next post), with at most this many characters outside
         its links, is template (:func:`.rules.link_type_chrome`); None: off.
+    named_lists : bool, default True
+        Inside the region, a link list named as navigation (``nav``,
+        ``pagination``, ``tags``, ``share``, ``related``, ``prev`` /
+        ``next`` ... in its id or classes) is template
+        (:func:`.rules.named_link_lists`).
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
         lists, whole widgets; :func:`.rules.follow_parent`: text-free
@@ -124,9 +129,10 @@ class VoteDetector(BaseDetector):
                  record_share: float | None = DEFAULT_RECORD_SHARE,
                  closure: bool = True, digits: bool = True, title: bool = True,
                  site_title: bool = True, query_forms: bool = True,
-                 link_types: int | None = LINK_TYPE_TEXT) -> None:
+                 link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True) -> None:
         super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
-                         closure, digits, title, site_title, query_forms, link_types)
+                         closure, digits, title, site_title, query_forms, link_types,
+                         named_lists)
         self.threshold = threshold
         self.region_threshold = region_threshold
 

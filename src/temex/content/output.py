@@ -1,0 +1,110 @@
+"""Output stage: the kept blocks of a page written as text, Markdown, HTML or
+a JSON report.
+
+Idea: the pipeline's result is a set of kept blocks (:class:`Content`); every
+output format is one walk over the page's elements whose own text belongs to
+a kept block, in document order (:mod:`temex.content.text`: one line per
+block element; Markdown keeps headings, lists, tables, code fences with their
+language, quotes, links and images). Source: the CleanEval gold format (one
+block per line) and CommonMark with GFM tables. Cost: O(n) per output over the
+page's elements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..page.blocks import Blocks
+from ..page.dom import Document
+from .metadata import front_matter as metadata_front_matter
+from .metadata import page_metadata
+from .text import markdown_text, text_lines
+
+__all__ = ["Content"]
+
+
+@dataclass
+class Content:
+    """The main content of one page.
+
+    Attributes
+    ----------
+    doc : Document
+    blocks : Blocks
+    chosen : list of int
+        Indices of the kept blocks, in document order.
+    region : int
+        The main block's element (-1 when nothing was kept).
+    reason : str
+        Why the result is empty, or "".
+    stats : dict
+    """
+
+    doc: Document | None
+    blocks: Blocks | None
+    chosen: list[int]
+    region: int = -1
+    reason: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def keep_mask(self) -> list[bool]:
+        """Elements whose own text belongs to a kept block."""
+        assert self.doc is not None and self.blocks is not None
+        chosen = set(self.chosen)
+        return [b in chosen for b in self.blocks.block_of]
+
+    def lines(self) -> list[str]:
+        """Kept text in document order, one line per block element; text
+        placed directly in a container between its block children is a line
+        of its own, at its place (:func:`temex.content.render.text_lines`)."""
+        if self.doc is None or self.blocks is None or not self.chosen:
+            return []
+
+        return text_lines(self.doc, self.keep_mask(), markdown=False)
+
+    def text(self) -> str:
+        """One block per line (the format of the gold files)."""
+        return "\n".join(self.lines())
+
+    def markdown(self, front_matter: bool = False) -> str:
+        """Kept text as Markdown (headings, lists, tables, code, quotes,
+        links and images absolute); with ``front_matter``, the page's
+        metadata first as YAML front matter (:mod:`temex.content.metadata`)."""
+        head = ""
+        if front_matter and self.doc is not None:
+            head = metadata_front_matter(self.metadata(), self.doc.url)
+        if self.doc is None or self.blocks is None or not self.chosen:
+            return head
+
+        return head + markdown_text(self.doc, self.keep_mask())
+
+    def metadata(self) -> dict[str, Any]:
+        """The page's metadata (:func:`temex.content.metadata.page_metadata`)."""
+        if self.doc is None:
+            return {}
+        return page_metadata(self.doc)
+
+    def html(self) -> str:
+        """HTML of the kept blocks' elements, one per line (a block element
+        nested in a kept block is output once, with its parent)."""
+        if self.doc is None or self.blocks is None:
+            return ""
+        doc, out, last_end = self.doc, [], -1
+        for b in self.chosen:
+            node = self.blocks.node[b]
+            if node < last_end:
+                continue
+            out.append(doc.elements[node].html or "")
+            last_end = node + doc.size[node]
+        return "\n".join(out)
+
+    def report(self) -> dict[str, Any]:
+        d = self.doc
+        return {"page": d.url if d else None, "empty": not self.chosen,
+                "reason": self.reason, "blocks": len(self.blocks) if self.blocks else 0,
+                "kept_blocks": len(self.chosen),
+                "region": d.path(self.region) if d is not None and self.region >= 0 else None,
+                "metadata": self.metadata(), "text": self.text(), **self.stats}
+
+

@@ -1,0 +1,86 @@
+"""Parameters of the content pipeline (:mod:`temex.content.extract`).
+
+One frozen dataclass shared by every stage; each field says which stage
+reads it and how it was chosen (on the development data, never per site;
+docs/CONTENT.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["ContentParams"]
+
+
+@dataclass(frozen=True)
+class ContentParams:
+    """Weights of the content pipeline (:mod:`temex.content.extract`)."""
+
+    repeat_min: int = 1
+    max_link_density: float = 0.5
+    penalty: float = 1.0
+    names: bool = True
+    records: int = 400
+    long_block: int = 100
+    title: bool = True
+    #: Choose blocks with the learned scorer (:mod:`temex.content.scorer`);
+    #: False: by the rules alone (the verdicts above).
+    scorer: bool = True
+    #: With the scorer and at least 3 other pages of the site: a block whose text
+    #: occurs on this share of them is template whatever the scorer says.
+    site_share: float = 0.8
+    #: Pages with less visible text than this (characters) are too small for a
+    #: statistical choice: the rules choose.
+    small_page: int = 400
+    #: With a template mask, or a site index holding at least this many other
+    #: pages of the site, the rules with site evidence choose (the site model
+    #: of the scorer is used with fewer): they were built on site evidence,
+    #: and the scorer's site model, trained on news and blog pages, drops
+    #: whole articles of documentation sites. Measured on the seven shared
+    #: sites (site index of 24 pages, token F1 of the main text): rules 0.985
+    #: / 0.988 on the two documentation sites against 0.728 / 0.801 for the
+    #: scorer, equal or better on four of the other five, 0.003 lower on one
+    #: (docs/CONTENT.md). Without a template mask their choice is combined
+    #: with the page level's (``site_page``).
+    site_rules_min: int = 2
+    #: Page level (no site evidence): when the scorer keeps fewer than this
+    #: share of the characters the rules keep, the rules choose. The scorer,
+    #: trained on news and blog pages, collapses on pages unlike them (it kept
+    #: a fraction of documentation articles); a choice far smaller than the
+    #: rules' dense region is that failure, not a finer cut. Measured on the
+    #: four content datasets and 40 pages of each shared site (docs/CONTENT.md,
+    #: "Page level: the rules as a fallback"): 0.3 changes no dataset by more
+    #: than +0.001 and lifts the documentation sites by 0.09-0.20; 0 turns it off.
+    page_fallback: float = 0.3
+    #: Site level without a template mask (``site_rules_min`` other pages or
+    #: more): the page scorer's choice less the site's repeated text, unless
+    #: it keeps less than this share of the characters the rules keep; then
+    #: the rules' blocks and the scorer's together (:func:`site_page_blocks`).
+    #: 0: the rules alone, as before. Chosen leaving one group out over the
+    #: four content datasets (grouped CV) and the seven shared sites
+    #: (``bench/bench_site_page.py``, docs/CONTENT.md): no content dataset
+    #: below its page level, then the best worst margin over the rules.
+    site_page: float = 0.85
+    #: Own record lists (site evidence only): lists of at least 3 sibling
+    #: records are the page's own (posts of a topic, rows of a listing,
+    #: products of a category) when one holds the anchor (that one) or when
+    #: together they hold at least this share of the page's text not repeated
+    #: on other pages (all of them); 0 turns the rule off. Chosen leaving one
+    #: site out (docs/CONTENT.md).
+    own_records: float = 0.5
+    #: With a template mask, repeated text needs ``max(repeat_min,
+    #: ceil(repeat_share * k))`` of the site's k other pages: the mask already
+    #: removes the site-wide chrome, and text on a few of 23 other pages is
+    #: more often the page's own (a teaser, a product variant's description,
+    #: a user name) than chrome. Chosen leaving one site out (docs/CONTENT.md).
+    repeat_share: float = 0.3
+    #: The page's first ``h1``, when its text is part of the ``<title>``, is
+    #: never repeated text (:func:`temex.content.title.own_title_block`).
+    own_title: bool = True
+    #: Keep comments and replies (the posts of a thread, the comments under a
+    #: post) where the scorer chose them; False: the article alone, without
+    #: the blocks inside a subtree named like a comment section (``comment``,
+    #: ``disqus``, ``respond``, ``reply``) that does not hold the page's
+    #: main text (:func:`temex.content.records.comment_blocks`; trafilatura's
+    #: ``include_comments=False``; ``temex content --no-comments``).
+    comments: bool = True

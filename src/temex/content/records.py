@@ -1,0 +1,251 @@
+"""Records stage: lists of alike sibling subtrees, teasers or the page's own.
+
+Idea: a page's lists of records are one of two things. *Teaser records*
+(related stories, comment threads, "more from" boxes) are at least 3
+same-tag siblings each holding a linked title or author name and a little
+text: boilerplate. The page's *own records* (the posts of a forum topic, the
+rows of a listing, the products of a category) are lists of at least 3
+siblings of one scaffolding whose text is mostly the page's own (not repeated
+on the site's other pages): content, everything inside them included (the
+author box, the date, "Reply").
+
+Source: the record lists of MDR / DEPTA (Liu, Grossman and Zhai 2003,
+"Mining data records in Web pages": alike adjacent sibling subtrees) reduced
+to same tag and classes; the teaser rule is ours (issue 4), the own-records
+rule too (issue 9, cause 3; the gold convention of ../shared/data: posts,
+rows and products are content).
+
+Cost: O(n) per page for the teaser mask (subtree sums, one pass over the
+children of every element); O(n·d) for own records (each member's
+descendant names compared with its neighbour's, d the members' size).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from ..page.blocks import Blocks, subtree_sums
+from ..page.dom import Document
+
+_WORDS = re.compile(r"[^a-z]+")
+
+__all__ = ["RecordLists", "alike", "anchor_element", "comment_blocks", "own_records",
+           "record_lists", "teaser_records"]
+
+
+def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
+                   anchor: int, strict: bool = False) -> list[bool]:
+    """Mask of elements inside *teaser records*: one of at least 3 same-tag
+    siblings whose subtree holds at least 2 blocks, one of them a link
+    (linked title, author name), and fewer than ``max_chars`` characters
+    (lists of related stories, comment threads); never the anchor's ancestors.
+
+    With ``strict`` (our revision, issue 11; the template-mask path) the
+    siblings counted must be teasers too (at least 2 blocks, a link, fewer
+    than ``max_chars`` characters). A short page's own text sits in a
+    ``div`` among the ``div`` wrappers of its breadcrumb, byline and title
+    block; a linked table of contents or one link made it look like one
+    teaser of three, and the page lost its text (measured in
+    docs/BATCH.md, "Content of unseen pages")."""
+    n = len(doc)
+    linked = [1 if lc > max_ld * c else 0 for lc, c in zip(blocks.link_chars, blocks.chars)]
+    nb, nl, ch = subtree_sums(doc, blocks, [1] * len(blocks), linked, blocks.chars)
+    body, parent, tag = doc.body, doc.parent, doc.tag
+    end = body + doc.size[body]
+    out = [False] * n
+    for i in range(body + 1, end):
+        p = parent[i]
+        if out[p]:
+            out[i] = True
+            continue
+        if nb[i] < 2 or not nl[i] or ch[i] >= max_chars or doc.is_ancestor(i, anchor):
+            continue
+        t = tag[i]
+        same = 0
+        for c in doc.children[p]:
+            if tag[c] == t and (nb[c] >= 2 and nl[c] and ch[c] < max_chars if strict else nb[c]):
+                same += 1
+        out[i] = same >= 3
+    return out
+
+
+def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor: int,
+                 share: float, named: Sequence[bool] | None = None) -> list[bool]:
+    """Mask of elements inside the page's *own records* (issue 9, cause 3:
+    "sibling records whose text is mostly page-specific are content"; the
+    gold convention of ../shared/data: posts of a topic, rows of a listing,
+    products of a category are the page's content).
+
+    Records: at least 3 siblings with the same tag and classes, each holding
+    at least 2 blocks, none holding more than half of the list's text (so
+    that a page's header / main / footer wrappers are no list), with one
+    scaffolding (:func:`alike`: a sidebar's different widgets are no list,
+    even where the site index has not seen their text). The list is
+    the page's own when most of its text is page-specific (not ``boiler``:
+    not repeated on the site's other pages, not template) and it holds the
+    anchor (the first post of a topic is one of its posts), or when the
+    page's lists together hold at least ``share`` of its page-specific text
+    (a listing page's rows are most of the page). Without site evidence nothing
+    tells page-specific text from repeated, so the rule needs it
+    (:func:`temex.content.rules.rule_signals`). A list inside a negatively
+    named subtree (``named``: user comments, related items) is not the page's
+    own."""
+    n = len(doc)
+    nb, ch, mine = subtree_sums(doc, blocks, [1] * len(blocks), blocks.chars,
+                                [c if sp else 0 for c, sp in zip(blocks.chars, specific)])
+    body = doc.body
+    end = body + doc.size[body]
+    total = mine[body]
+    out = [False] * n
+    if total <= 0:
+        return out
+    tag, classes = doc.tag, doc.classes
+    inside = [False] * n  # inside a record of a list found before (pre-order)
+    own: list[int] = []      # records of the anchor's list
+    others: list[int] = []   # records of the other lists
+    listed: float = 0        # page-specific characters of the other lists
+    for p in range(body, end):
+        if inside[p] or len(doc.children[p]) < 3 or (named is not None and named[p]):
+            continue
+        groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+        for c in doc.children[p]:
+            if nb[c] >= 2:
+                groups.setdefault((tag[c], classes[c]), []).append(c)
+        for members in groups.values():
+            if len(members) < 3:
+                continue
+            g_ch = sum(ch[c] for c in members)
+            g_mine = sum(mine[c] for c in members)
+            if (2 * max(ch[c] for c in members) > g_ch or 2 * g_mine < g_ch
+                    or not alike(doc, members)):
+                continue
+            for c in members:
+                for i in range(c, c + doc.size[c]):
+                    inside[i] = True
+            if anchor >= 0 and any(doc.is_ancestor(c, anchor) for c in members):
+                own += members
+            else:
+                others += members
+                listed += g_mine
+    if listed >= share * total:  # a listing page: its lists together are most of it
+        own += others
+    for c in own:
+        for i in range(c, c + doc.size[c]):
+            out[i] = True
+    return out
+
+
+def alike(doc: Document, members: list[int], min_sim: float = 0.5) -> bool:
+    """Whether sibling subtrees repeat one scaffolding (records of one kind):
+    the mean Jaccard similarity of consecutive members' sets of descendant
+    ``tag.class`` names is at least ``min_sim`` (the boxes of a sidebar,
+    each a different widget, are not records)."""
+    tag, classes = doc.tag, doc.classes
+    vocab = [{(tag[i], classes[i]) for i in range(c + 1, c + doc.size[c])} for c in members]
+    sims = [len(a & b) / len(a | b) if a or b else 1.0 for a, b in pairwise(vocab)]
+    return sum(sims) >= min_sim * len(sims)
+
+
+def anchor_element(blocks: Blocks, good: list[bool], named: list[int]) -> int:
+    """Element of the kept block with the most non-link text, each negatively
+    named ancestor dividing its weight by 4; -1 if none."""
+    best, anchor = 0.0, -1
+    for b, nd in enumerate(blocks.node):
+        if good[b]:
+            w = (blocks.chars[b] - blocks.link_chars[b]) * 0.25 ** named[nd]
+            if w > best:
+                best, anchor = w, nd
+    return anchor
+
+
+
+@dataclass
+class RecordLists:
+    """The record lists of a page (:func:`record_lists`).
+
+    Attributes
+    ----------
+    members : list of list of int
+        Per list, its record elements in document order.
+    list_of, record_of : list of int
+        Per element: the list (index into ``members``) and the record element
+        it lies in, or -1.
+    """
+
+    members: list[list[int]]
+    list_of: list[int]
+    record_of: list[int]
+
+
+def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordLists:
+    """Lists of records of a page, without site evidence: groups of at least
+    ``min_records`` sibling elements with the same tag and classes, each
+    holding at least 2 blocks (a record has fields: title and text, author
+    and message, name and price), of one scaffolding (:func:`alike`). The
+    outermost lists only (a record's inner lists belong to it). Whether a
+    list is the page's content (the posts of a thread, the rows of a
+    listing, the sections of a landing page) or not (related stories,
+    comments under an article) is for the scorer to learn from the list's
+    features (:mod:`temex.content.features`). O(n) plus :func:`alike` on
+    the candidate groups."""
+    n = len(doc)
+    list_of, record_of = [-1] * n, [-1] * n
+    members: list[list[int]] = []
+    if doc.body < 0 or not len(blocks):
+        return RecordLists(members, list_of, record_of)
+    (nb,) = subtree_sums(doc, blocks, [1] * len(blocks))
+    body = doc.body
+    tag, classes, children, size = doc.tag, doc.classes, doc.children, doc.size
+    p = body
+    end = body + size[body]
+    while p < end:
+        if record_of[p] >= 0:  # inside a record of a list found before (pre-order)
+            p += 1
+            continue
+        kids = children[p]
+        if len(kids) >= min_records:
+            groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+            for c in kids:
+                if nb[c] >= 2:
+                    groups.setdefault((tag[c], classes[c]), []).append(c)
+            for group in groups.values():
+                if len(group) < min_records or not alike(doc, group):
+                    continue
+                k = len(members)
+                members.append(group)
+                for c in group:
+                    for i in range(c, c + size[c]):
+                        list_of[i], record_of[i] = k, c
+        p += 1
+    return RecordLists(members, list_of, record_of)
+
+
+_COMMENT_WORDS = ("comment", "disqus", "respond", "reply", "replies")
+
+
+def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[int]:
+    """The blocks of ``chosen`` that are comments: inside an element whose
+    ``id``/``class`` words start with a comment-section word (``comment``,
+    ``disqus``, ``respond``, ``reply``) and that does not hold the *anchor*,
+    the chosen block with the most non-link text (the article, or a
+    thread's first post, which some forums also call a comment). O(n)."""
+    if not chosen:
+        return set()
+    anchor = blocks.node[max(chosen, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
+    body = doc.body
+    parent, ids, classes = doc.parent, doc.id, doc.classes
+    inside = [False] * len(doc)
+    for i in range(body + 1, body + doc.size[body]):
+        named = False
+        if ids[i] or classes[i]:
+            for value in (ids[i], *classes[i]):
+                low = value.lower()
+                if not low.startswith("js-") and any(
+                        w.startswith(_COMMENT_WORDS) for w in _WORDS.split(low) if w):
+                    named = True
+                    break
+        inside[i] = inside[parent[i]] or (named and not doc.is_ancestor(i, anchor))
+    return {b for b in chosen if inside[blocks.node[b]]}

@@ -1,0 +1,175 @@
+"""The rules' verdicts on a page's blocks (issue 4): link density, negative
+names, records, region and title, and the blocks they keep.
+
+Idea: a block is boilerplate when the site repeats it (candidates stage),
+when most of its text is link text, when it sits in a subtree named like
+per-page noise (comments, share bars, related links, sidebars), unless that
+subtree holds the page's *anchor* (the kept block with the most non-link
+text), or inside a teaser record; the page's own records are content
+(records stage). The kept blocks then choose the region (region stage) and
+the title and head zone are added (title stage). The verdicts are the
+learned scorer's features (:mod:`temex.content.features`) and, with a
+template mask or ``ContentParams(scorer=False)``, the choice itself.
+
+Source: link density after Kohlschütter, Fankhauser and Nejdl 2010
+("Boilerplate detection using shallow text features", WSDM; the
+``> 0.5`` of a block's characters inside ``<a>``); names, anchor and records
+are ours (issues 4, 9, 11; measured in docs/CONTENT.md). Cost: O(n) per page
+(a few passes over the elements of ``<body>``), plus the own-records test.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..page.blocks import Blocks
+from ..page.dom import Document
+from .params import ContentParams
+from .records import anchor_element, own_records, teaser_records
+from .region import rules_region
+from .title import head_zone, title_before, title_zone
+
+__all__ = ["NEGATIVE_NAMES", "link_density_ok", "named_subtrees", "rule_signals",
+           "select_blocks"]
+
+#: Word prefixes of ``id``/``class`` values that mark per-page noise.
+NEGATIVE_NAMES = ("comment", "disqus", "respond", "reply", "share", "sharing", "social",
+                  "related", "sidebar", "widget", "promo", "sponsor", "advert", "breadcrumb",
+                  "cookie", "newsletter", "subscribe", "popup", "modal", "footer", "nav",
+                  "menu", "tags", "tagcloud", "trackback", "pingback", "recommend", "outbrain",
+                  "taboola", "yarpp", "most-popular", "mostpopular")
+_NAME_SPLIT = re.compile(r"[^a-z]+")
+_HEADINGS = frozenset({"h1", "h2", "h3"})
+
+
+def _negative_name(doc: Document, i: int) -> bool:
+    if not doc.id[i] and not doc.classes[i]:
+        return False
+    for value in (doc.id[i], *doc.classes[i]):
+        low = value.lower()
+        if low.startswith("js-"):  # behaviour hooks, not names of a part
+            continue
+        for word in _NAME_SPLIT.split(low):
+            if word and word.startswith(NEGATIVE_NAMES):
+                return True
+        if "most-popular" in low:
+            return True
+    return False
+
+
+def link_density_ok(doc: Document, blocks: Blocks, max_link_density: float) -> list[bool]:
+    """Per block: at most ``max_link_density`` of its characters inside
+    ``<a>``, or a heading ``h1``–``h3`` (linked titles)."""
+    tag, node = doc.tag, blocks.node
+    return [blocks.link_chars[b] <= max_link_density * blocks.chars[b]
+            or tag[node[b]] in _HEADINGS for b in range(len(blocks))]
+
+
+def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool]) -> list[bool]:
+    """Per element: inside a subtree whose ``id``/``class`` words start with
+    a word of :data:`NEGATIVE_NAMES` that does not hold the anchor (the
+    ``good`` block with the most non-link text, each negatively named
+    ancestor dividing its weight by 4: the article body's, whatever its
+    wrapper is called)."""
+    body = doc.body
+    end = body + doc.size[body]
+    named = [0] * len(doc)
+    parent = doc.parent
+    negative = [False] * len(doc)
+    memo: dict[tuple[str, tuple[str, ...]], bool] = {}  # names repeat on a page
+    ids, classes = doc.id, doc.classes
+    for i in range(body + 1, end):
+        if ids[i] or classes[i]:
+            key = (ids[i], classes[i])
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = _negative_name(doc, i)
+            negative[i] = v
+        named[i] = named[parent[i]] + negative[i]
+    anchor = anchor_element(blocks, list(good), named) if any(good) else -1
+    bad = [False] * len(doc)
+    for i in range(body + 1, end):
+        p = parent[i]
+        bad[i] = bad[p] or (negative[i] and not (anchor >= 0 and doc.is_ancestor(i, anchor)))
+    return bad
+
+
+def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
+                 params: ContentParams = ContentParams(),
+                 template: Sequence[bool] | None = None,
+                 masked: bool = False) -> dict[str, Any]:
+    """Verdicts of the rules (module docstring) for one page:
+    per block ``ld_ok`` (link density below the limit, or a heading),
+    ``named`` (inside a negatively named subtree), ``records`` (inside a
+    teaser record), ``own`` (inside one of the page's own records),
+    ``chosen_mask``; the ``region`` element, the ``title`` block (-1), the
+    ``head`` blocks between title and region (:func:`~.title.head_zone`) and the
+    ``chosen`` blocks. ``boiler[b]`` is the site-level verdict for block
+    ``b``; ``template[b]`` (given only with site evidence) its template
+    verdict, which turns the own-records rule on. ``masked`` (a template
+    mask was applied: the batch path, issue 11) turns on two revisions:
+    the title heading's nested blocks with the zone between it and the
+    main text (:func:`~.title.title_zone`), and teaser lists of teasers only
+    (``teaser_records(strict=True)``)."""
+    n = len(blocks)
+    out: dict[str, Any] = {"ld_ok": [False] * n, "named": [False] * n,
+                           "records": [False] * n, "own": [False] * n,
+                           "chosen_mask": [False] * n,
+                           "region": -1, "title": -1, "head": [], "chosen": []}
+    if not n or doc.body < 0:
+        return out
+    node = blocks.node
+    ld_ok = link_density_ok(doc, blocks, params.max_link_density)
+    out["ld_ok"] = ld_ok
+    good = [not boiler[b] and ld_ok[b] for b in range(n)]
+    bad: list[bool] | None = None
+    if params.names:
+        bad = named_subtrees(doc, blocks, good)
+        out["named"] = [bad[node[b]] for b in range(n)]
+        good = [g and not bad[node[b]] for b, g in enumerate(good)]
+    own: list[bool] | None = None
+    if template is not None and params.own_records > 0:
+        anchor = anchor_element(blocks, good, [0] * len(doc)) if any(good) else -1
+        own = own_records(doc, blocks, [not x for x in boiler], anchor, params.own_records, bad)
+        out["own"] = [own[node[b]] for b in range(n)]
+        # a record's scaffolding (author box, date, "Reply", linked title) is
+        # part of the record: only the template mask removes text from it
+        good = [(not template[b]) if own[node[b]] else g for b, g in enumerate(good)]
+    if params.records:
+        anchor = anchor_element(blocks, good, [0] * len(doc)) if any(good) else -1
+        rec = teaser_records(doc, blocks, params.records, params.max_link_density, anchor,
+                             strict=masked)
+        if own is not None:
+            rec = [r and not o for r, o in zip(rec, own)]
+        out["records"] = [rec[node[b]] for b in range(n)]
+        good = [g and not rec[node[b]] for b, g in enumerate(good)]
+    chosen, region = rules_region(doc, blocks, good, params.penalty)
+    if params.title and chosen:
+        title = title_before(doc, blocks, good, region)
+        if title >= 0:
+            head = (head_zone(doc, blocks, good, title, region)
+                    if template is not None and not masked else [])
+            chosen[:0] = [title, *head]
+            out["title"] = title
+            out["head"] = head
+        if masked:
+            extra = title_zone(doc, blocks, good, chosen, region, template, ld_ok,
+                               out["named"])
+            if extra:
+                chosen = sorted(set(chosen) | set(extra))
+    mask = [False] * n
+    for b in chosen:
+        mask[b] = True
+    out.update(region=region, chosen=chosen, chosen_mask=mask)
+    return out
+
+
+def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
+                  params: ContentParams = ContentParams()) -> tuple[list[int], int]:
+    """Kept blocks and the main region of one page by the rules (module
+    docstring). ``boiler[b]`` is the site-level verdict (template or repeated
+    text) for block ``b``. Returns ``(chosen, region)``."""
+    r = rule_signals(doc, blocks, boiler, params)
+    return r["chosen"], r["region"]

@@ -1,0 +1,138 @@
+"""Title/head stage: the page's title heading and the zone between it and
+the main region.
+
+Idea: content regions of news and documentation pages often start below the
+headline (the heaviest run of text is the article body), and between the
+title and the body sit the byline, the date, a product's price and stock
+lines, a "Maintainer:" line. The stage finds the page's title heading (the
+first kept ``h1`` before the region, else ``h2``; with a template mask the
+whole heading element, whatever block elements wrap its text) and adds it,
+and with site evidence the kept blocks under it up to the region. It also
+tells which ``h1`` is the page's own title: the one whose text is part of the
+page's ``<title>`` (a site's menus list its pages' titles, so that heading
+"repeats" on every page).
+
+Source: the detector's head zone (:func:`temex.template.detectors.rules.head_zone`)
+applied per page; the title rule is issue 4's, the zone rules issue 11's
+(docs/CONTENT.md, docs/BATCH.md). Cost: O(blocks) for the title, O(region
+end) for the zones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..page.blocks import Blocks, norm_key
+from ..page.dom import Document
+
+__all__ = ["head_zone", "own_title_block", "title_before", "title_zone"]
+
+
+def own_title_block(doc: Document, blocks: Blocks) -> int:
+    """The block of the page's first ``h1`` when its text is part of the
+    page's ``<title>``, else -1. A site's menus list its pages' titles, so a
+    page's own heading is "repeated" on every page with the menu; the
+    ``<title>`` tells that it is this page's (TeMex's template text is not
+    the page's title)."""
+    title = ""
+    for i in range(max(doc.body, 0)):
+        if doc.tag[i] == "title":
+            title = norm_key(doc.text[i] or "")
+            break
+    if not title:
+        return -1
+    for b, nd in enumerate(blocks.node):
+        if doc.tag[nd] == "h1":
+            key = blocks.key[b]
+            return b if key and key in title else -1
+    return -1
+
+
+def head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
+               region: int) -> list[int]:
+    """The kept blocks between the page's title heading and the region: the
+    product's price, options and stock lines, a byline, a "Maintainer:"
+    line. The region is the heaviest run of text, which on a product or wiki
+    page starts at the description, below them. Folder mode only (the site's
+    repeated text, no template mask; with a mask :func:`title_zone` does
+    this), where the repeated text has already taken the chrome between the
+    two (share bars, breadcrumbs) out of ``good``: the detector's head zone
+    (``template.detectors.rules.head_zone``) for the main text. Measured in
+    docs/CONTENT.md ("What temex extract -f content prints")."""
+    node = blocks.node
+    t_node = node[title]
+    t_end = t_node + doc.size[t_node]
+    return [b for b in range(title + 1, len(blocks))
+            if node[b] < region and good[b] and node[b] >= t_end
+            and not doc.is_ancestor(node[b], region)]
+
+
+def title_before(doc: Document, blocks: Blocks, good: list[bool], region: int) -> int:
+    """The first kept ``h1`` block before ``region`` (else ``h2``), or -1."""
+    for want in ("h1", "h2"):
+        for b in range(len(blocks)):
+            nd = blocks.node[b]
+            if nd >= region:
+                break
+            if good[b] and doc.tag[nd] == want:
+                return b
+    return -1
+
+
+def title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequence[int],
+                region: int, template: Sequence[bool] | None, ld_ok: Sequence[bool],
+                named: Sequence[bool]) -> list[int]:
+    """Blocks to add to ``chosen`` for the page's title heading and the zone
+    under it (our addition, issue 11; the batch path: a template mask).
+
+    *Heading*: the first ``h1`` element holding a kept block before the end
+    of the main block ``region`` (else the first ``h2`` before it); every
+    kept block inside it is the title. :func:`title_before` looks for a
+    block whose own element is the heading; a heading that wraps its text
+    in block elements (``<h1><div>title<div>subtitle</div></div></h1>``, a
+    CMS's title and tagline) has none, so its title was lost whenever the
+    main block starts below it.
+
+    *Zone*: with ``template`` (the template verdict per block), the blocks
+    after the heading up to the first chosen block after it (and before the
+    main block) that the template mask leaves, that are no link lists
+    (``ld_ok``) and that sit in no negatively named subtree (``named``):
+    the page's byline, date, maintainer line, price. The site index calls
+    them repeated text ("Maintainer: admin", "By Staff" repeat on many
+    pages); the data README's convention makes them content. It is the
+    detector's head-zone rule (:func:`temex.template.detectors.rules.head_zone`)
+    applied per page, where the template mask holds the site's chrome and
+    the heading names the page. O(region end)."""
+    body = doc.body
+    r_end = region + doc.size[region]
+    if r_end <= body + 1:
+        return []
+    head = [-1] * r_end  # the nearest h1/h2 ancestor-or-self of each node
+    tag, parent = doc.tag, doc.parent
+    for i in range(body + 1, r_end):
+        head[i] = i if tag[i] in ("h1", "h2") else head[parent[i]] if parent[i] > body else -1
+    title: list[int] = []
+    for want, limit in (("h1", r_end), ("h2", region)):
+        for b in range(len(blocks)):
+            nd = blocks.node[b]
+            if nd >= limit:
+                break
+            h = head[nd]
+            if good[b] and h >= 0 and tag[h] == want:
+                end = h + doc.size[h]
+                title = [c for c in range(b, len(blocks)) if good[c] and blocks.node[c] < end]
+                break
+        if title:
+            break
+    if not title or template is None:
+        return title
+    inside = set(title)
+    stop = next((c for c in chosen if c > title[-1] and c not in inside), len(blocks))
+    zone = []
+    for z in range(title[-1] + 1, stop):
+        if blocks.node[z] >= r_end:
+            break
+        if not template[z] and ld_ok[z] and not named[z]:
+            zone.append(z)
+    return title + zone
+
