@@ -147,7 +147,8 @@ def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
     dups = [r for r in results if r.duplicate_of]
     errors = Counter(error_kind(r.error) for r in results if r.error)
     robots = errors.pop("robots", 0)
-    proofs = Counter((r.duplicate_proof or "simhash, unstated").split(":")[0] for r in dups)
+    proofs = Counter((getattr(r, "duplicate_proof", None) or "simhash, unstated").split(":")[0]
+                     for r in dups)
     stubs = [r for r in results if r.error and r.error.startswith("redirect stub (meta refresh to")]
 
     def file_of(r: Any) -> Path:
