@@ -11,6 +11,9 @@ it, so that a low F1 is charged to the part of temex that made it:
 - *extra*: kept text that the gold calls template (the mask let it through
   and the content step kept it).
 
+*Listing pages*: pages whose gold text is at least half link text (the
+linked titles of a listing's rows), and the share of their gold tokens kept.
+
 Per site: the token totals of each class over the written pages, and the
 pages losing most (with the largest missed block). The crawl is the one of
 :mod:`crawl_check` (defaults, host scope); the main-content calls of
@@ -70,9 +73,13 @@ def attribute(doc: Document, mask: list[bool] | None, content: Any, gold_doc: Do
     except NoGoldError:
         return None
     keep = content.keep_mask() if content.chosen else [False] * len(doc)
-    out = {"gold": 0, "missed_mask": 0, "missed_content": 0, "extra": 0, "kept_ok": 0,
-           "largest": ""}
+    out: dict[str, Any] = {"gold": 0, "missed_mask": 0, "missed_content": 0, "extra": 0,
+                           "kept_ok": 0, "gold_linked": 0, "largest": ""}
     largest = 0
+    linked = [False] * len(doc)
+    for i in range(len(doc)):
+        p = doc.parent[i]
+        linked[i] = doc.tag[i] == "a" or (p >= 0 and linked[p])
     for i in range(len(doc)):
         t = doc.text[i]
         if not t or gold[i] is None:
@@ -80,6 +87,7 @@ def attribute(doc: Document, mask: list[bool] | None, content: Any, gold_doc: Do
         n = len(tokens(t))
         if gold[i] is False:
             out["gold"] += n
+            out["gold_linked"] += n if linked[i] else 0
             if keep[i]:
                 out["kept_ok"] += n
             else:
@@ -95,7 +103,7 @@ def attribute(doc: Document, mask: list[bool] | None, content: Any, gold_doc: Do
     return out
 
 
-def site_loss(folder: Path, k: int) -> tuple[str, dict[str, int], list[tuple[str, dict]]]:
+def site_loss(folder: Path, k: int) -> tuple[str, dict[str, int], list[tuple[str, dict[str, Any]]]]:
     site = load_site(folder)
     start = site.meta.get("crawl_check", {}).get("start") or site.key_pages[-1]
     SEEN.clear()
@@ -122,6 +130,12 @@ def site_loss(folder: Path, k: int) -> tuple[str, dict[str, int], list[tuple[str
                 pages.append((urlsplit(r.url).path, a))
     total = {c: sum(a[c] for _, a in pages) for c in
              ("gold", "kept_ok", "missed_mask", "missed_content", "extra")}
+    # listing pages: most of the gold text is link text (the rows' linked titles)
+    lists = [a for _, a in pages if a["gold"] and 2 * a["gold_linked"] >= a["gold"]]
+    total["listings"] = len(lists)
+    total["pages"] = len(pages)
+    total["listing_gold"] = sum(a["gold"] for a in lists)
+    total["listing_kept"] = sum(a["kept_ok"] for a in lists)
     worst = sorted(pages, key=lambda p: -(p[1]["missed_mask"] + p[1]["missed_content"]
                                           + p[1]["extra"]))[:k]
     return site.name, total, worst
@@ -140,12 +154,14 @@ def main() -> None:
     print("Gold tokens of the written pages, and where the crawl loses or adds them "
           "(share of the gold tokens)\n")
     print("| site | gold tokens | kept | missed: template mask | missed: content choice | "
-          "extra (gold template kept) |")
-    print("|---|---:|---:|---:|---:|---:|")
+          "extra (gold template kept) | listing pages | their gold kept |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, t, _ in rows:
         g = max(1, t["gold"])
+        lk = f"{t['listing_kept'] / t['listing_gold']:.1%}" if t["listing_gold"] else "–"
         print(f"| {name} | {t['gold']} | {t['kept_ok'] / g:.1%} | {t['missed_mask'] / g:.1%} | "
-              f"{t['missed_content'] / g:.1%} | {t['extra'] / g:.1%} |")
+              f"{t['missed_content'] / g:.1%} | {t['extra'] / g:.1%} | "
+              f"{t['listings']} of {t['pages']} | {lk} |")
     print("\nThe pages losing most (tokens missed by the mask / by the content choice / "
           "extra; the largest missed element)\n")
     print("| site | page | template | gold | mask | content | extra | largest missed |")
