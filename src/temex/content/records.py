@@ -253,9 +253,17 @@ def comment_sections(doc: Document) -> list[bool]:
     inside = [False] * len(doc)
     if doc.body < 0:
         return inside
-    parent = doc.parent
+    parent, ids, classes = doc.parent, doc.id, doc.classes
+    memo: dict[tuple[str, tuple[str, ...]], bool] = {}  # names repeat on a page
     for i in range(doc.body + 1, doc.body + doc.size[doc.body]):
-        inside[i] = inside[parent[i]] or _comment_named(doc, i)
+        if inside[parent[i]]:
+            inside[i] = True
+        elif ids[i] or classes[i]:
+            key = (ids[i], classes[i])
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = _comment_named(doc, i)
+            inside[i] = v
     return inside
 
 

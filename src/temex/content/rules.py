@@ -135,15 +135,18 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     good = [not boiler[b] and ld_ok[b] for b in range(n)]
     bad: list[bool] | None = None
     if params.names:
-        main_records = None
-        if template is not None and params.own_records > 0:
-            # the lists that hold most of the page's own text (a listing's rows),
-            # found before any other name is read: no class name drops them. A
-            # comment thread is not the page's records (comments are content or
-            # not by convention: --no-comments), so the comment names still apply
+        bad = named_subtrees(doc, blocks, good)
+        if (template is not None and params.own_records > 0
+                and any(bad[node[b]] and not boiler[b] for b in range(n))):
+            # the page's own text under a name: the lists that hold most of it
+            # (a listing's rows), found before any other name is read, are not
+            # dropped by a name. A comment thread is not the page's records
+            # (comments are content or not by convention: --no-comments), so
+            # the comment names still apply
             main_records = own_records(doc, blocks, [not x for x in boiler], -1,
                                        params.own_records, comment_sections(doc))
-        bad = named_subtrees(doc, blocks, good, main_records)
+            if any(main_records):
+                bad = named_subtrees(doc, blocks, good, main_records)
         out["named"] = [bad[node[b]] for b in range(n)]
         good = [g and not bad[node[b]] for b, g in enumerate(good)]
     own: list[bool] | None = None
