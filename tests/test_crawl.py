@@ -438,3 +438,100 @@ def test_bad_start_and_foreign_outdir_fail_with_one_line(tmp_path: Path) -> None
         assert p.returncode == 1 and "holds a crawl of" in p.stderr
         p = crawl_cli("ftp://x/", "-o", str(tmp_path / "c"), check=False)
         assert p.returncode == 2 and "Traceback" not in p.stderr
+        p = crawl_cli(base + "/blog/", "-o", str(tmp_path / "d"), "--near-dup", "1.5",
+                      check=False)
+        assert p.returncode == 2 and "near_dup_resemblance" in p.stderr
+        assert not (tmp_path / "d").exists()
+
+
+def _forum_site(root: Path) -> None:
+    """A small forum: a topic on two pages (page 2 declares page 1 as its
+    canonical URL and holds other posts), a mirror of page 1 (same canonical,
+    same text), a near-copy of another topic (one word changed), and a
+    redirect stub whose target is linked from nowhere else."""
+    pages = {"topic/1": ("first", "/topic/1/"), "topic/1/page-2": ("second", "/topic/1/"),
+             "mirror": ("first", "/topic/1/"), "topic/2": ("third", "/topic/2/"),
+             "topic/2-copy": ("third-edited", "/topic/2-copy/"), "topic/3": ("fourth", "/topic/3/")}
+    nav = "".join(f'<li><a href="/{p}/">{p}</a></li>' for p in pages if p != "topic/3")
+    nav += '<li><a href="/moved/">moved</a></li>'
+
+    def posts(kind: str) -> str:
+        who = kind.replace("-edited", "")
+        body = " ".join(f"<div class=post><p>Post {k} by member {who}{k}: in my {who} reply "
+                        f"{k} I think engine {k} runs {k + 1} miles when the oil {k + 2} is warm "
+                        f"{k + 3} and clean {k + 4}.</p></div>" for k in range(30))
+        return body.replace(f"member {who}7:", "member changed7:") if "edited" in kind else body
+
+    for name, (kind, canon) in pages.items():
+        d = root / name
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "index.html").write_text(
+            f'<html><head><title>{name}</title><link rel="canonical" href="{canon}"></head>'
+            f"<body><header><ul>{nav}</ul></header><main><h1>Topic {kind[:5]}</h1>{posts(kind)}"
+            f"</main><footer><p>Forum footer, the same on every page.</p></footer>"
+            f"</body></html>")
+    (root / "moved").mkdir()
+    (root / "moved" / "index.html").write_text(
+        '<html><head><meta http-equiv="refresh" content="0; URL=/topic/3/"></head>'
+        "<body></body></html>")
+    (root / "index.html").write_text(
+        f"<html><head><title>forum</title></head><body><header><ul>{nav}</ul></header>"
+        f"<main><h1>Forum</h1><p>Welcome to the forum.</p></main>"
+        f"<footer><p>Forum footer, the same on every page.</p></footer></body></html>")
+
+
+def test_duplicates_are_proven_on_content_and_stubs_followed(tmp_path: Path) -> None:
+    site, out = tmp_path / "site", tmp_path / "out"
+    _forum_site(site)
+    with serve(site) as (base, _srv):
+        p = crawl_cli(base + "/", "-o", str(out))
+    rows = {urlsplit(r["url"]).path: r for r in read_index(out)}
+    # page 2 of the topic: same canonical URL as page 1, other posts: written
+    page2 = rows["/topic/1/page-2/"]
+    assert page2["duplicate_of"] is None and page2["duplicate_proof"] is None
+    assert "second reply" in (out / page2["path"]).read_text()
+    assert page2["path"] != rows["/topic/1/"]["path"]
+    # proven duplicates: the proof is in the index
+    mirror = rows["/mirror/"]
+    assert mirror["duplicate_of"] == rows["/topic/1/"]["url"]
+    assert mirror["duplicate_proof"] == "same canonical URL and same text"
+    assert mirror["path"] == rows["/topic/1/"]["path"]
+    copy = rows["/topic/2-copy/"]
+    assert copy["duplicate_of"] == rows["/topic/2/"]["url"]
+    assert copy["duplicate_proof"].startswith("near-same text: word 3-shingle resemblance 0.9")
+    # the redirect stub: reported with its target, which was crawled and written
+    assert rows["/moved/"]["error"] == f"redirect stub (meta refresh to {base}/topic/3/)"
+    assert rows["/topic/3/"]["error"] is None and "fourth reply" in \
+        (out / rows["/topic/3/"]["path"]).read_text()
+    s = json.loads((out / "summary.json").read_text())
+    assert s["duplicates"] == 2 and s["redirect_stubs"] == 1 and s["failed"] == 0
+    assert s["duplicate_proofs"] == {"near-same text": 1, "same canonical URL and same text": 1}
+    assert s["written"] == len(tree(out)) == 5
+    assert "2 duplicates (1 near-same text, 1 same canonical URL and same text)" in p.stderr
+    assert "1 redirect stub" in p.stderr
+
+
+def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewritten_alone(
+        tmp_path: Path) -> None:
+    site, out = tmp_path / "site", tmp_path / "out"
+    _forum_site(site)
+    with serve(site) as (base, _srv):
+        crawl_cli(base + "/", "-o", str(out))
+        before = {p: (out / p).stat().st_mtime_ns for p in tree(out)}
+        time.sleep(1.1)  # Last-Modified has one-second resolution
+        p = crawl_cli(base + "/", "-o", str(out))
+        assert "unchanged: no file written" in p.stderr.splitlines()[-1]
+        assert {p: (out / p).stat().st_mtime_ns for p in tree(out)} == before
+        s = json.loads((out / "summary.json").read_text())
+        assert s["files_written"] == 0 and s["changed"] == 0 and s["templates_fitted"] == 0
+        # one page changes on the server: that file alone is rewritten
+        f = site / "topic" / "3" / "index.html"
+        f.write_text(f.read_text().replace("</h1>", "</h1><p>A new post, added between the "
+                                           "two crawls by a member.</p>", 1))
+        p = crawl_cli(base + "/", "-o", str(out))
+        assert "unchanged: no file written" not in p.stderr.splitlines()[-1]
+    after = {p: (out / p).stat().st_mtime_ns for p in tree(out)}
+    assert {p for p in after if after[p] != before[p]} == {"pages/topic/3/index.md"}
+    assert "A new post" in (out / "pages/topic/3/index.md").read_text()
+    s = json.loads((out / "summary.json").read_text())
+    assert s["files_written"] == 1 and s["changed"] == 1

@@ -56,7 +56,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--warc", action="store_true",
                    help="also keep the raw responses in OUTDIR/responses.warc.gz")
     g.add_argument("--no-dedupe", action="store_true",
-                   help="write near-duplicate pages too")
+                   help="write every page, duplicates too")
+    g.add_argument("--near-dup", type=float, default=0.95, metavar="R",
+                   help="record a page as a duplicate of an earlier one when its main text is "
+                        "the same or the resemblance (Jaccard) of their word 3-shingles is at "
+                        "least R, in (0, 1] (default 0.95)")
     g.add_argument("-n", "--n-pages", type=int, default=4,
                    help="pages compared with each template's key page (default 4)")
     g.add_argument("--cluster-threshold", type=float, default=0.5,
@@ -82,7 +86,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
                         delay=args.delay, respect_robots=not args.ignore_robots,
                         allow_private=allow_private, guard_allow=guard_allow, timeout=args.timeout,
                         max_bytes=args.max_bytes, output_format=args.format,
-                        warc=args.warc, dedupe=not args.no_dedupe, n_pages=args.n_pages,
+                        warc=args.warc, dedupe=not args.no_dedupe,
+                        near_dup_resemblance=args.near_dup, n_pages=args.n_pages,
                         cluster_threshold=args.cluster_threshold,
                         site_index=args.site_index)
     _, summary = run_crawl(args.url, args.output, opts, progress=not args.quiet)

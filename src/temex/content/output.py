@@ -49,10 +49,25 @@ class Content:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def keep_mask(self) -> list[bool]:
-        """Elements whose own text belongs to a kept block."""
+        """Elements whose own text belongs to a kept block, and elements
+        without visible text of their own that hold a kept element: their
+        whitespace separates kept text (the spaces and line breaks between
+        the highlighted tokens of a ``<pre>``, which a block of its own
+        would not keep: ``importtoppraasta`` for ``import toppra as ta``)."""
         assert self.doc is not None and self.blocks is not None
         chosen = set(self.chosen)
-        return [b in chosen for b in self.blocks.block_of]
+        keep = [b in chosen for b in self.blocks.block_of]
+        doc = self.doc
+        parent, text = doc.parent, doc.text
+        holds = [False] * len(doc)  # a kept element inside (children come after parents)
+        for i in range(len(doc) - 1, -1, -1):
+            p = parent[i]
+            if p >= 0 and (keep[i] or holds[i]):
+                holds[p] = True
+        for i in range(len(doc)):
+            if holds[i] and not keep[i] and not text[i]:
+                keep[i] = True
+        return keep
 
     def lines(self) -> list[str]:
         """Kept text in document order, one line per block element; text

@@ -32,8 +32,8 @@ from ..page.dom import Document
 
 _WORDS = re.compile(r"[^a-z]+")
 
-__all__ = ["RecordLists", "alike", "anchor_element", "comment_blocks", "own_records",
-           "record_lists", "teaser_records"]
+__all__ = ["RecordLists", "alike", "anchor_element", "comment_blocks", "comment_sections",
+           "own_records", "record_lists", "teaser_records"]
 
 
 def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
@@ -236,16 +236,43 @@ def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[
         return set()
     anchor = blocks.node[max(chosen, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
     body = doc.body
-    parent, ids, classes = doc.parent, doc.id, doc.classes
+    parent = doc.parent
     inside = [False] * len(doc)
     for i in range(body + 1, body + doc.size[body]):
-        named = False
-        if ids[i] or classes[i]:
-            for value in (ids[i], *classes[i]):
-                low = value.lower()
-                if not low.startswith("js-") and any(
-                        w.startswith(_COMMENT_WORDS) for w in _WORDS.split(low) if w):
-                    named = True
-                    break
-        inside[i] = inside[parent[i]] or (named and not doc.is_ancestor(i, anchor))
+        inside[i] = inside[parent[i]] or (_comment_named(doc, i)
+                                          and not doc.is_ancestor(i, anchor))
     return {b for b in chosen if inside[blocks.node[b]]}
+
+
+def comment_sections(doc: Document) -> list[bool]:
+    """Per element: inside a subtree whose ``id``/``class`` words start with
+    a comment-section word (``comment``, ``disqus``, ``respond``, ``reply``).
+    Whether comments are content is a convention (``--no-comments``), so a
+    comment thread is never the page's main records
+    (:func:`temex.content.rules.rule_signals`). O(n)."""
+    inside = [False] * len(doc)
+    if doc.body < 0:
+        return inside
+    parent, ids, classes = doc.parent, doc.id, doc.classes
+    memo: dict[tuple[str, tuple[str, ...]], bool] = {}  # names repeat on a page
+    for i in range(doc.body + 1, doc.body + doc.size[doc.body]):
+        if inside[parent[i]]:
+            inside[i] = True
+        elif ids[i] or classes[i]:
+            key = (ids[i], classes[i])
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = _comment_named(doc, i)
+            inside[i] = v
+    return inside
+
+
+def _comment_named(doc: Document, i: int) -> bool:
+    if not doc.id[i] and not doc.classes[i]:
+        return False
+    for value in (doc.id[i], *doc.classes[i]):
+        low = value.lower()
+        if not low.startswith("js-") and any(
+                w.startswith(_COMMENT_WORDS) for w in _WORDS.split(low) if w):
+            return True
+    return False

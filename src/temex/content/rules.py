@@ -5,8 +5,9 @@ Idea: a block is boilerplate when the site repeats it (candidates stage),
 when most of its text is link text, when it sits in a subtree named like
 per-page noise (comments, share bars, related links, sidebars), unless that
 subtree holds the page's *anchor* (the kept block with the most non-link
-text), or inside a teaser record; the page's own records are content
-(records stage). The kept blocks then choose the region (region stage) and
+text) or, with site evidence, the page's main records (the lists holding
+most of its own text, comment threads aside: a name never drops a listing's
+rows), or inside a teaser record; the page's own records are content (records stage). The kept blocks then choose the region (region stage) and
 the title and head zone are added (title stage). The verdicts are the
 learned scorer's features (:mod:`temex.content.features`) and, with a
 template mask or ``ContentParams(scorer=False)``, the choice itself.
@@ -27,7 +28,7 @@ from typing import Any
 from ..page.blocks import Blocks
 from ..page.dom import Document
 from .params import ContentParams
-from .records import anchor_element, own_records, teaser_records
+from .records import anchor_element, comment_sections, own_records, teaser_records
 from .region import rules_region
 from .title import head_zone, title_before, title_zone
 
@@ -67,12 +68,15 @@ def link_density_ok(doc: Document, blocks: Blocks, max_link_density: float) -> l
             or tag[node[b]] in _HEADINGS for b in range(len(blocks))]
 
 
-def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool]) -> list[bool]:
+def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
+                   records: Sequence[bool] | None = None) -> list[bool]:
     """Per element: inside a subtree whose ``id``/``class`` words start with
     a word of :data:`NEGATIVE_NAMES` that does not hold the anchor (the
     ``good`` block with the most non-link text, each negatively named
     ancestor dividing its weight by 4: the article body's, whatever its
-    wrapper is called)."""
+    wrapper is called), nor an element of ``records`` (the page's main
+    records: a name never drops them, issue 25: a shop's product grid in a
+    ``div.sidebar-hidden``)."""
     body = doc.body
     end = body + doc.size[body]
     named = [0] * len(doc)
@@ -89,10 +93,15 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool]) -> list[
             negative[i] = v
         named[i] = named[parent[i]] + negative[i]
     anchor = anchor_element(blocks, list(good), named) if any(good) else -1
+    held = [0] * (len(doc) + 1)  # prefix counts of records' elements (pre-order)
+    if records is not None:
+        for i in range(len(doc)):
+            held[i + 1] = held[i] + bool(records[i])
     bad = [False] * len(doc)
     for i in range(body + 1, end):
         p = parent[i]
-        bad[i] = bad[p] or (negative[i] and not (anchor >= 0 and doc.is_ancestor(i, anchor)))
+        bad[i] = bad[p] or (negative[i] and not (anchor >= 0 and doc.is_ancestor(i, anchor))
+                            and held[i + doc.size[i]] == held[i])
     return bad
 
 
@@ -127,6 +136,17 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     bad: list[bool] | None = None
     if params.names:
         bad = named_subtrees(doc, blocks, good)
+        if (template is not None and params.own_records > 0
+                and any(bad[node[b]] and not boiler[b] for b in range(n))):
+            # the page's own text under a name: the lists that hold most of it
+            # (a listing's rows), found before any other name is read, are not
+            # dropped by a name. A comment thread is not the page's records
+            # (comments are content or not by convention: --no-comments), so
+            # the comment names still apply
+            main_records = own_records(doc, blocks, [not x for x in boiler], -1,
+                                       params.own_records, comment_sections(doc))
+            if any(main_records):
+                bad = named_subtrees(doc, blocks, good, main_records)
         out["named"] = [bad[node[b]] for b in range(n)]
         good = [g and not bad[node[b]] for b, g in enumerate(good)]
     own: list[bool] | None = None

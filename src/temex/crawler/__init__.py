@@ -12,7 +12,8 @@ Layout of OUTDIR::
     raw/xx/<hash>.html      fetched bodies by content hash
     pages/<url path>.md     one file per page (front matter + Markdown)
     index.jsonl             one row per page (url, status, title, metadata,
-                            template cluster, content hash, duplicate_of, stats, error)
+                            template cluster, content hash, duplicate_of and
+                            duplicate_proof, stats, error)
     templates/cK.template.json   the fitted templates (temex strip can use them)
     responses.warc.gz       (--warc) the raw responses
     summary.json            the last run's counts
@@ -35,6 +36,7 @@ from ..site.sources.netguard import check_url
 from .fetch import CrawlSource, FetchStats, crawl_frontier, print_progress
 from .options import CrawlOptions
 from .process import PageResult, process_pages
+from .report import finished_line
 from .state import CrawlState
 from .urls import canonical, default_scope, url_key
 from .warc import WarcWriter
@@ -46,6 +48,9 @@ def _prepare(url: str, outdir: Path, opts: CrawlOptions) -> tuple[CrawlState, st
     start = canonical(url)
     if start is None:
         raise ParameterError("url", "an http(s) URL", url)
+    if not 0 < opts.near_dup_resemblance <= 1:  # NaN too
+        raise ParameterError("near_dup_resemblance", "a resemblance in (0, 1]",
+                             opts.near_dup_resemblance)
     if not opts.allow_private:  # said before OUTDIR is made; every later hop is checked too
         check_url(start, False, opts.guard_allow)
     scope = canonical(opts.scope) if opts.scope else default_scope(start)
@@ -119,13 +124,7 @@ def run_crawl(url: str, outdir: str | Path, options: CrawlOptions | None = None,
                    "notes": fstats.notes[:50], "options": asdict(opts)}
         (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
         if progress:
-            print(f"temex crawl: finished: {summary['fetched']} fetched ({summary['not_modified']}"
-                  f" not modified, {summary['fetch_errors']} errors); {counts['usable']} pages, "
-                  f"{counts['templates']} templates ({counts['templates_fitted']} fitted, "
-                  f"{counts['templates_reused']} reused), {counts['page_level']} page-level, "
-                  f"{counts['duplicates']} duplicates; {counts['files_written']} files written, "
-                  f"{counts['files_unchanged']} unchanged; {summary['seconds']} s -> {out}",
-                  file=sys.stderr)
+            print(finished_line(summary, str(out)), file=sys.stderr)
         return results, summary
     finally:
         state.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -33,7 +34,8 @@ from .state import CrawlState, PageRow
 from .urls import canonical, in_scope, is_resource, url_key
 from .warc import WarcWriter
 
-__all__ = ["CrawlSource", "FetchStats", "body_path", "crawl_frontier", "page_links"]
+__all__ = ["CrawlSource", "FetchStats", "body_path", "crawl_frontier", "page_links",
+           "refresh_target"]
 
 
 class CrawlSource(HttpSource):
@@ -90,11 +92,32 @@ def _nofollow(doc: Document) -> bool:
     return False
 
 
+_REFRESH_URL = re.compile(r"^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?['\"]?([^'\"]+)", re.IGNORECASE)
+
+
+def refresh_target(doc: Document) -> str | None:
+    """The canonical URL a ``<meta http-equiv=refresh content="0; URL=...">``
+    sends the reader to, or None (a redirect stub's target is a page of the
+    site: the crawl follows it as a link)."""
+    for i in range(doc.body if doc.body >= 0 else len(doc)):
+        if doc.tag[i] == "meta":
+            a = {k.lower(): v for k, v in doc.attrs[i]}
+            if a.get("http-equiv", "").lower() == "refresh":
+                m = _REFRESH_URL.match(a.get("content", ""))
+                if m and not m.group(1).strip().isdigit():
+                    return canonical(m.group(1).strip(), doc.url)
+    return None
+
+
 def page_links(doc: Document, scope: str) -> list[str]:
-    """Canonical in-scope page links of ``doc``, in document order."""
+    """Canonical in-scope page links of ``doc``, in document order (a
+    meta refresh target first)."""
     if _nofollow(doc):
         return []
     out: dict[str, None] = {}
+    target = refresh_target(doc)
+    if target and in_scope(target, scope) and not is_resource(target):
+        out[target] = None
     for link in get_links(doc, same_site_only=False):
         u = canonical(link.url)
         if u and in_scope(u, scope) and not is_resource(u):

@@ -23,9 +23,11 @@ class CrawlOptions:
     :func:`temex.site.sources.netguard.parse_allow`), ``timeout``, ``max_bytes``.
     Processing: ``output_format`` (``markdown`` or ``text``),
     ``n_pages`` (pages compared with each template's key page),
-    ``cluster_threshold``, ``dedupe`` and ``near_dup_bits`` (near-duplicates:
-    64-bit simhashes of the main text within this Hamming distance; 6 bits is
-    about 95% cosine similarity of the word 3-shingles), ``warc`` (keep
+    ``cluster_threshold``, ``dedupe`` and ``near_dup_resemblance`` (a page is
+    recorded as a duplicate of an earlier written page when its main text is
+    the same, or when the resemblance (Jaccard) of the two texts' word
+    3-shingle multisets reaches this value, in (0, 1];
+    :mod:`temex.crawler.dedupe`, docs/CRAWL.md), ``warc`` (keep
     the raw responses in ``OUTDIR/responses.warc.gz``), ``site_index``
     (the repeated-text evidence: ``sample``, the first ``index_pages`` pages
     in crawl order, as ``temex batch`` does; ``all`` pages; ``none``),
@@ -48,7 +50,7 @@ class CrawlOptions:
     n_pages: int = 4
     cluster_threshold: float = 0.5
     dedupe: bool = True
-    near_dup_bits: int = 6
+    near_dup_resemblance: float = 0.95
     site_index: str = "sample"
     index_pages: int = 24
     warc: bool = False

@@ -19,10 +19,10 @@ content, the template fitted once per template cluster.
    ``"none"``: no repeated-text evidence; docs/CRAWL.md measures the three);
    main content with :func:`temex.content.extract.main_content` (a page
    outside the counted ones is not discounted).
-4. Near-duplicates: pages whose main text has the same hash, or whose
-   64-bit simhash (word 3-shingles) is within ``near_dup_bits`` bits of an
-   earlier page's, are written once; the others point to it
-   (``duplicate_of``).
+4. Duplicates proven on the main text (:mod:`temex.crawler.dedupe`): a page
+   whose text is an earlier written page's (same text), or resembles it to
+   ``near_dup_resemblance`` (word 3-shingle Jaccard), points to it
+   (``duplicate_of``, with ``duplicate_proof``) instead of being written.
 5. One file per page mirroring its URL path under ``OUTDIR/pages/``, written
    only when its bytes change; ``OUTDIR/index.jsonl``; ``summary.json``.
 """
@@ -50,15 +50,17 @@ from ..site.sources.http import USER_AGENT
 from ..template.detectors.vote import VoteDetector
 from ..template.saved import SavedTemplate
 from ..template.site_index import SiteIndex
-from .fetch import body_path
+from .dedupe import find_duplicates
+from .fetch import body_path, refresh_target
 from .options import CrawlOptions
+from .report import is_redirect, outcome_counts
 from .state import CrawlState, PageRow
 from .urls import canonical, output_path, url_key
 
 #: Which pages the site index (repeated text) counts: see :class:`CrawlOptions`.
 SITE_INDEX_MODES = ("sample", "all", "none")
 
-__all__ = ["SITE_INDEX_MODES", "PageResult", "page_meta", "process_pages", "simhash", "write_if_changed"]
+__all__ = ["SITE_INDEX_MODES", "PageResult", "page_meta", "process_pages", "write_if_changed"]
 
 
 @dataclass
@@ -74,6 +76,7 @@ class PageResult:
     template: str | None = None
     content_hash: str | None = None
     duplicate_of: str | None = None
+    duplicate_proof: str | None = None
     path: str | None = None
     changed: bool = False
     error: str | None = None
@@ -120,44 +123,6 @@ def page_meta(doc: Document) -> tuple[str, dict[str, Any]]:
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def simhash(text: str) -> int:
-    """64-bit simhash of ``text``'s word 3-shingles (Charikar 2002)."""
-    words = _WORD.findall(text.lower())
-    grams = [" ".join(words[k:k + 3]) for k in range(max(1, len(words) - 2))]
-    acc = [0] * 64
-    for g in grams:
-        h = int.from_bytes(blake2b(g.encode(), digest_size=8).digest(), "big")
-        for b in range(64):
-            acc[b] += 1 if h >> b & 1 else -1
-    return sum(1 << b for b in range(64) if acc[b] > 0)
-
-
-class _NearDup:
-    """Simhashes seen, found within ``bits`` bits by banding (``bits + 1``
-    bands: two hashes within ``bits`` share at least one band exactly)."""
-
-    def __init__(self, bits: int) -> None:
-        self.bits = bits
-        self.bands = bits + 1
-        self.width = 64 // self.bands
-        self.table: dict[tuple[int, int], list[tuple[int, str]]] = {}
-
-    def _keys(self, h: int) -> list[tuple[int, int]]:
-        mask = (1 << self.width) - 1
-        return [(b, (h >> (b * self.width)) & mask) for b in range(self.bands)]
-
-    def find(self, h: int) -> str | None:
-        for k in self._keys(h):
-            for other, url in self.table.get(k, ()):
-                if bin(h ^ other).count("1") <= self.bits:
-                    return url
-        return None
-
-    def add(self, h: int, url: str) -> None:
-        for k in self._keys(h):
-            self.table.setdefault(k, []).append((h, url))
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
@@ -231,7 +196,10 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
             continue
         reason = unusable(doc)
         if reason:
-            r.error = reason
+            # an empty body with a meta refresh is a redirect stub as well
+            to = refresh_target(doc) if reason.startswith(("redirect stub", "empty page")) \
+                else None
+            r.error = f"redirect stub (meta refresh to {to})" if to else reason
             continue
         r.title, r.metadata = page_meta(doc)
         r.stats["bytes"] = len(body)
@@ -292,10 +260,8 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         sigs[name] = sig
     state.set_meta("template_signatures", sigs)
 
-    # 3-4. main content, near-duplicates
-    by_hash: dict[str, str] = {}
-    near = _NearDup(opts.near_dup_bits)
-    for k, (r, row, doc) in enumerate(docs):
+    # 3. main content
+    for r, _, doc in docs:
         c = cluster_of.get(first[doc.subtree_hash[0]], -1)
         st = saved.get(c)
         main: Content
@@ -307,27 +273,26 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         r.text = main.text()
         r.markdown = main.markdown() if opts.output_format == "markdown" else r.text
         r.content_hash = blake2b(r.text.encode(), digest_size=12).hexdigest()
-        words = len(_WORD.findall(r.text))
-        r.stats.update(chars=len(r.text), words=words, blocks=len(main.chosen),
-                       cluster=f"c{c}", fitted=st is not None)
+        r.stats.update(chars=len(r.text), words=len(_WORD.findall(r.text)),
+                       blocks=len(main.chosen), cluster=f"c{c}", fitted=st is not None)
         if not r.text:
             r.stats["empty_reason"] = main.reason
-        if opts.dedupe and r.text:
-            twin = by_hash.get(r.content_hash)
-            if twin is None and words >= 20:
-                h = simhash(r.text)
-                twin = near.find(h)
-                if twin is None:
-                    near.add(h, r.url)
-            if twin is not None:
-                r.duplicate_of = twin
-            else:
-                by_hash[r.content_hash] = r.url
+
+    # 4. duplicates, each with its proof
+    if opts.dedupe:
+        proofs = find_duplicates([r.text for r, _, _ in docs],
+                                 [r.metadata.get("canonical") for r, _, _ in docs],
+                                 opts.near_dup_resemblance,
+                                 [canonical(r.final_url or r.url) or r.url for r, _, _ in docs])
+        for k, proof in proofs.items():
+            r = docs[k][0]
+            r.duplicate_of = docs[proof.twin][0].url
+            r.duplicate_proof = proof.describe(opts.near_dup_resemblance)
 
     # 5. files
     suffix = ".md" if opts.output_format == "markdown" else ".txt"
     used: dict[str, str] = {}
-    n_written = n_same = 0
+    n_written = n_same = n_removed = 0
     old_paths = {row["url"]: row["out_path"] for row in rows if row["out_path"]}
     ids = {row["url"]: row["id"] for row in rows}
     for r, row, doc in docs:
@@ -354,6 +319,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         if old and old != r.path and old not in live:
             try:
                 (outdir / old).unlink()
+                n_removed += 1
             except OSError:
                 pass
         state.set_output(ids[r.url], r.path, r.content_hash)
@@ -363,10 +329,14 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
               "clusters": len(groups), "templates": len(saved),
               "templates_fitted": n_fitted, "templates_reused": n_reused,
               "page_level": sum(1 for r, _, _ in docs if r.template is None),
+              "written": n_written + n_same,
               "duplicates": sum(1 for r in results if r.duplicate_of),
-              "files_written": n_written, "files_unchanged": n_same,
+              "files_written": n_written, "files_unchanged": n_same, "files_removed": n_removed,
               "errors": sum(1 for r in results if r.error),
-              # failures: pages that could not be had or used (robots.txt skips are not)
-              "failed": sum(1 for r in results if r.error and r.url not in skipped),
-              "empty": sum(1 for r, _, _ in docs if not r.text)}
+              # failures: pages that could not be had or used (robots.txt skips are
+              # not, nor redirect stubs: an HTML redirect, its target followed)
+              "failed": sum(1 for r in results if r.error and r.url not in skipped
+                            and not is_redirect(r.error)),
+              "empty": sum(1 for r, _, _ in docs if not r.text),
+              **outcome_counts(results, skipped)}
     return results, counts
