@@ -275,3 +275,37 @@ def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
                     pairs += bool(want)
                 monkeypatch.undo()
     assert pairs > 300
+
+
+@needs_kernel
+def test_compiled_markdown_writer_escapes_what_text_py_escapes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled writer scans text for the characters of text.py's
+    ``_ESCAPED`` in C: the same set; and a page of every construct it writes
+    (nested and numbered lists, a data table and a layout table, code with a
+    language and backticks, quotes, links made absolute, images, emphasis,
+    escapes at line starts) gives the pure writer's Markdown."""
+    from temex.content.text import _ESCAPED, markdown_text
+    from temex.page import _kernel
+    from temex.page.dom import parse
+
+    assert _ESCAPED == _kernel.ESCAPABLE
+    html = ("<html><head><base href='http://example.org/d/'></head><body><h1>T <em>x</em></h1>"
+            "<p>1. not a list * a_b [c] <b>bold <a href='p?q=1 2'>link</a></b> | pipe</p>"
+            "<ol start=' 3'><li>a<ul><li># b<li><p>c</p><p>d</p></ul><li>e</ol>"
+            "<table><tr><th>h1<th>h2<tr><td>a|b<td><i>c</i></table>"
+            "<table><tr><td><p>layout</p></td></tr></table>"
+            "<pre class='language-py'><code>x = `a`\n```\ny</code></pre>"
+            "<blockquote><p>q1</p><blockquote><p>q2</p></blockquote></blockquote>"
+            "<p><img alt='A [pic]' src='i.png'><img alt='' src='n.png'>"
+            "<a href='javascript:x()'>js</a> <code>c`d</code> <kbd> </kbd></p>"
+            "<h2>a<br>b</h2><ul><li><h3>in item</h3></li></ul>- dash<br>+ plus</body></html>")
+    doc = parse(html.encode(), url="http://example.org/d/page.html")
+    rng = random.Random(7)
+    masks = [[True] * len(doc)] + [[rng.random() < 0.6 for _ in range(len(doc))]
+                                   for _ in range(40)]
+    fast = [markdown_text(doc, m) for m in masks]
+    with monkeypatch.context() as mp:
+        mp.setattr(kernel, "_state", _pure())
+        assert fast == [markdown_text(doc, m) for m in masks]
+    assert "| h1 | h2 |" in fast[0] and "```py" in fast[0] and "3. a" in fast[0]
