@@ -211,6 +211,8 @@ def test_block_keys_are_norm_key_of_the_joined_texts() -> None:
                for _ in range(20000)]
     strings += ["", " ", "ΑΣ 1", "ΑΣ1Α", "Page 12 of 3", "  a\u3000b\t9\u0969x "]
     assert _kernel.norm_keys(strings) == [norm_key(s) for s in strings]
+    # the own texts of flatten: whitespace collapsed as str.split does
+    assert [_kernel.collapse(s) for s in strings] == [" ".join(s.split()) for s in strings]
     texts = ["a", "B 1", "", "ç"]
     pieces = [[0], [1, 3], [0, 1, 2, 3]]
     assert _kernel.join_pieces(texts, pieces) == [" ".join(texts[i] for i in ps) for ps in pieces]

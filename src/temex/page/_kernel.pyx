@@ -272,6 +272,62 @@ cdef inline bint _blank(CharData *t) noexcept nogil:
     return True
 
 
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch)
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    int PyUnicode_KIND(object s)
+    void *PyUnicode_DATA(object s)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
+    bint PyUnicode_IS_ASCII(object s)
+
+
+cdef str _collapse(str s):
+    """``" ".join(s.split())``: whitespace runs (``str.isspace``) collapsed
+    to one space, the ends stripped; ``s`` itself when it is so already."""
+    cdef Py_ssize_t n = len(s), j, k = 0
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void *data = PyUnicode_DATA(s)
+    cdef Py_UCS4 c
+    cdef bint after_space = True, done = True
+    cdef Py_UCS4 *buf
+    for j in range(n):
+        c = PyUnicode_READ(kind, data, j)
+        if Py_UNICODE_ISSPACE(c):
+            if c != 32 or after_space:
+                done = False
+                break
+            after_space = True
+        else:
+            after_space = False
+    if done and (n == 0 or not after_space):
+        return s
+    buf = <Py_UCS4 *> malloc((n + 1) * sizeof(Py_UCS4))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        after_space = False  # a space is pending
+        for j in range(n):
+            c = PyUnicode_READ(kind, data, j)
+            if Py_UNICODE_ISSPACE(c):
+                after_space = k > 0
+                continue
+            if after_space:
+                buf[k] = 32
+                k += 1
+                after_space = False
+            buf[k] = c
+            k += 1
+        return <str> PyUnicode_FromKindAndData(4, buf, k)
+    finally:
+        free(buf)
+
+
+def collapse(str s):
+    """:func:`_collapse` (for the tests)."""
+    return _collapse(s)
+
+
 def flatten(uintptr_t root_address, Py_ssize_t max_elements, frozenset ignored):
     """The arrays of :func:`temex.page.dom._flatten` for the Lexbor subtree at
     ``root_address`` (``parser.root.mem_id``): ``(addresses, tag, id,
@@ -395,8 +451,7 @@ def flatten(uintptr_t root_address, Py_ssize_t max_elements, frozenset ignored):
             pieces = pieces_of[i]
             if pieces is not None and tag[i] not in ignored:
                 # " ".join(s.split()): whitespace runs collapsed, ends stripped
-                text[i] = " ".join((pieces[0] if len(pieces) == 1
-                                    else " ".join(pieces)).split())
+                text[i] = _collapse(pieces[0] if len(pieces) == 1 else " ".join(pieces))
         first = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
         last = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
         after = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
@@ -810,16 +865,6 @@ def join_pieces(list text, list pieces):
             parts[k] = text[<Py_ssize_t> ps[k]]
         out.append(" ".join(parts))
     return out
-
-
-cdef extern from "Python.h":
-    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
-    bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch)
-    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
-    int PyUnicode_KIND(object s)
-    void *PyUnicode_DATA(object s)
-    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
-    bint PyUnicode_IS_ASCII(object s)
 
 
 def norm_keys(list strings):
