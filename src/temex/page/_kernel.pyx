@@ -291,15 +291,28 @@ cdef str _collapse(str s):
     cdef Py_UCS4 c
     cdef bint after_space = True, done = True
     cdef Py_UCS4 *buf
-    for j in range(n):
-        c = PyUnicode_READ(kind, data, j)
-        if Py_UNICODE_ISSPACE(c):
-            if c != 32 or after_space:
-                done = False
-                break
-            after_space = True
-        else:
-            after_space = False
+    cdef const unsigned char *b1
+    if kind == 1:  # one byte per character (most text): no READ switch
+        b1 = <const unsigned char *> data
+        for j in range(n):
+            c = b1[j]
+            if Py_UNICODE_ISSPACE(c):
+                if c != 32 or after_space:
+                    done = False
+                    break
+                after_space = True
+            else:
+                after_space = False
+    else:
+        for j in range(n):
+            c = PyUnicode_READ(kind, data, j)
+            if Py_UNICODE_ISSPACE(c):
+                if c != 32 or after_space:
+                    done = False
+                    break
+                after_space = True
+            else:
+                after_space = False
     if done and (n == 0 or not after_space):
         return s
     buf = <Py_UCS4 *> malloc((n + 1) * sizeof(Py_UCS4))
