@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -211,6 +212,11 @@ def test_block_keys_are_norm_key_of_the_joined_texts() -> None:
                for _ in range(20000)]
     strings += ["", " ", "ΑΣ 1", "ΑΣ1Α", "Page 12 of 3", "  a\u3000b\t9\u0969x "]
     assert _kernel.norm_keys(strings) == [norm_key(s) for s in strings]
+    # block words: sre's Unicode word class on every code point
+    word = re.compile(r"\w+")
+    assert all(_kernel.words_of(["a" + chr(cp) + "b"])[0] == word.findall(("a" + chr(cp) + "b").lower())
+               for cp in range(0x110000))
+    assert _kernel.words_of(strings) == [word.findall(s.lower()) for s in strings]
     # the own texts of flatten: whitespace collapsed as str.split does
     assert [_kernel.collapse(s) for s in strings] == [" ".join(s.split()) for s in strings]
     texts = ["a", "B 1", "", "ç"]
@@ -233,24 +239,33 @@ def _parses(raw: bytes) -> bool:
 def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """On real pages of every shared site and content dataset, both paths:
-    block texts, keys and their hashes, page fingerprints, vocabularies,
+    block texts, keys and their hashes, block words, name flags and their
+    counts down the tree, page fingerprints, vocabularies,
     mapping signatures, and the exact top-down mapping of the first page of a
     site to its next ones under ``label`` and ``strict`` with the default
     table bound and with bounds small enough to take the size-bound and the
     greedy alignments (the mapping's items in order)."""
     from temex.page.blocks import page_blocks
     from temex.page.dom import parse
+    from temex.page.names import ancestor_counts, flagged_below, name_flags
     from temex.site.pool import vocabulary
     from temex.template import mapping
     from temex.template.equality import get_equality
     from temex.template.site_index import page_fingerprint
 
+    def verdict(id_: str, classes: tuple[str, ...]) -> bool:
+        return "nav" in id_ or any(c.startswith(("s", "m")) for c in classes)
+
     def primitives(raw: bytes) -> list[Any]:
         doc = parse(raw)
         b = page_blocks(doc)
-        return [b.joined, b.key, b.hashed_key, page_fingerprint(doc), vocabulary(doc),
+        flags = name_flags(doc, verdict)
+        inner = name_flags(doc, verdict, doc.body + 1)
+        return [b.joined, b.key, b.hashed_key, b.words, page_fingerprint(doc), vocabulary(doc),
                 mapping.signatures(doc, get_equality("label")),
-                mapping.signatures(doc, get_equality("strict"))]
+                mapping.signatures(doc, get_equality("strict")),
+                flags, inner, ancestor_counts(doc, flags), ancestor_counts(doc, inner, doc.body + 1),
+                flagged_below(doc, flags), flagged_below(doc, inner, doc.body + 1)]
 
     groups = [sorted(d.rglob("*.htm*"))[:4] for d in sorted((data_dir / "sites").iterdir())
               if d.is_dir()]

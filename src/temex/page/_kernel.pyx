@@ -25,7 +25,7 @@ as the pure path (decoding with ``errors="replace"`` as selectolax does,
 
 cimport cython
 from libc.stdint cimport uintptr_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.ref cimport Py_INCREF
@@ -275,6 +275,7 @@ cdef inline bint _blank(CharData *t) noexcept nogil:
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
     bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
     int PyUnicode_KIND(object s)
     void *PyUnicode_DATA(object s)
@@ -1893,3 +1894,98 @@ def markdown(uintptr_t start_address, object doc, list keep, bytes flags, object
 
 
 cdef bytes _FLIP = bytes([1, 0]) + bytes(254)
+
+
+# -- primitives for the content features (temex.page.names, Blocks.words) --------
+
+def words_of(list strings):
+    """``re.findall(r"\\w+", s.lower())`` of each string: runs of characters
+    that are ``str.isalnum`` or ``_`` (sre's Unicode word class)."""
+    cdef list out = [], words
+    cdef str low
+    cdef Py_ssize_t n, j, start
+    cdef int kind
+    cdef void *data
+    cdef Py_UCS4 c
+    cdef bint word
+    for s in strings:
+        low = (<str> s).lower()
+        n = len(low)
+        kind = PyUnicode_KIND(low)
+        data = PyUnicode_DATA(low)
+        words = []
+        start = -1
+        for j in range(n):
+            c = PyUnicode_READ(kind, data, j)
+            if c < 128:
+                word = (48 <= c <= 57) or (97 <= c <= 122) or (65 <= c <= 90) or c == 95
+            else:
+                word = Py_UNICODE_ISALNUM(c)
+            if word:
+                if start < 0:
+                    start = j
+            elif start >= 0:
+                words.append(low[start:j])
+                start = -1
+        if start >= 0:
+            words.append(low[start:n])
+        out.append(words)
+    return out
+
+
+def name_flags(list ids, list classes, Py_ssize_t start, Py_ssize_t end, object verdict):
+    """One byte per element: ``verdict(id, classes)`` (truthy: 1) for the
+    elements ``start`` to ``end - 1`` that have an ``id`` or classes, each
+    distinct pair judged once; 0 elsewhere."""
+    cdef Py_ssize_t n = len(ids), i
+    cdef bytearray out = bytearray(n)
+    cdef dict memo = {}
+    for i in range(start, end):
+        id_ = ids[i]
+        cs = classes[i]
+        if id_ or cs:
+            key = (id_, cs)
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = 1 if verdict(id_, cs) else 0
+            out[i] = <unsigned char> (<int> v)
+    return bytes(out)
+
+
+def ancestor_counts(list parent, Py_ssize_t start, Py_ssize_t end, bytes flags):
+    """Per element: the flagged elements among it and its ancestors from
+    ``start`` down (``start``'s own flag counted; elements outside
+    ``start``..``end - 1``: 0)."""
+    cdef Py_ssize_t n = len(parent), i
+    cdef const unsigned char[:] f = flags
+    cdef long *c = <long *> calloc(n + 1, sizeof(long))  # 0 outside the span
+    cdef list out = [0] * n
+    if c == NULL:
+        raise MemoryError()
+    try:
+        for i in range(start, end):
+            c[i] = (c[<Py_ssize_t> parent[i]] if i != start else 0) + f[i]
+            if c[i]:
+                out[i] = c[i]
+        return out
+    finally:
+        free(c)
+
+
+def flagged_below(list parent, Py_ssize_t start, Py_ssize_t end, bytes flags):
+    """Per element: it or an ancestor from ``start`` down is flagged (False
+    outside ``start``..``end - 1``)."""
+    cdef Py_ssize_t n = len(parent), i
+    cdef const unsigned char[:] f = flags
+    cdef unsigned char *c = <unsigned char *> calloc(n + 1, 1)  # 0 outside the span
+    cdef list out = [False] * n
+    if c == NULL:
+        raise MemoryError()
+    try:
+        for i in range(start, end):
+            c[i] = 1 if (f[i] or (i != start and c[<Py_ssize_t> parent[i]])) else 0
+            if c[i]:
+                out[i] = True
+        return out
+    finally:
+        free(c)

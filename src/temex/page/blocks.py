@@ -30,6 +30,7 @@ iframe select textarea button""".split())
 HIDDEN_TAGS = IGNORED_TAGS | frozenset({"select", "option", "textarea", "button", "head",
                                         "title", "iframe", "svg"})
 _DIGITS = re.compile(r"\d+")
+_WORD = re.compile(r"\w+")
 
 
 def key_hash(key: str) -> str:
@@ -69,6 +70,9 @@ class Blocks:
     hashed_key : list of str
         :func:`key_hash` of each :attr:`key` (computed on first use, then
         kept): the form a hashed site index counts.
+    words : list of list of str
+        The lower-cased words (``\\w+``) of each block text (computed on first
+        use, then kept): ``re.findall(r"\\w+", joined.lower())``.
     block_of : list of int
         For every document node, the index of the block it contributes to, or
         -1 (outside body, hidden, or no text).
@@ -85,6 +89,7 @@ class Blocks:
     _key: list[str] | None = field(default=None, repr=False)
     _joined: list[str] | None = field(default=None, repr=False)
     _hashed: list[str] | None = field(default=None, repr=False)
+    _words: list[list[str]] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.node)
@@ -112,6 +117,14 @@ class Blocks:
     def key(self, value: list[str]) -> None:
         self._key = value
         self._hashed = None
+
+    @property
+    def words(self) -> list[list[str]]:
+        if self._words is None:
+            k = kernel.get()
+            self._words = (k.words_of(self.joined) if k is not None
+                           else [_WORD.findall(s.lower()) for s in self.joined])
+        return self._words
 
     @property
     def hashed_key(self) -> list[str]:
