@@ -12,7 +12,11 @@ cluster, stats, rows). Each step is also given as a multiple of the Lexbor
 parse of the same pages (``LexborHTMLParser`` of the decoded text, timed
 before the run).
 
-    .venv/bin/python bench/batch_shares.py [--datasets big9 dragnet ...]
+    .venv/bin/python bench/batch_shares.py [--datasets big9 dragnet ...] [--detail]
+
+``--detail`` splits the fit (the ETDM mapping, the evidence rule, the
+content-region rules, clustering, the site index, building the saved
+template) and the main content (features, rules, scorer) into their parts.
 """
 
 from __future__ import annotations
@@ -60,10 +64,39 @@ def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def _detail_steps() -> dict[str, tuple[Any, str]]:
+    """The parts of the fit and of the main content, patched where their
+    callers look them up."""
+    from temex.batch import grouping
+    from temex.content import extract as ex
+    from temex.template import saved, site_index
+    from temex.template.detectors import base, vote
+
+    out: dict[str, tuple[Any, str]] = {
+        "fit: ETDM mapping": (base, "etdm"),
+        "fit: evidence rule (supported_mapping)": (base, "supported_mapping"),
+        "fit: content-region rules (apply_region)": (vote, "apply_region"),
+        "fit: clustering (vocabulary, similarity)": (grouping, "similarity"),
+        "fit: rank by similarity": (pipeline, "rank_by_similarity"),
+        "fit: build saved template": (saved.SavedTemplate, "from_models"),
+        "site index: page fingerprint": (site_index, "page_fingerprint"),
+        "site index: block keys": (site_index.SiteIndex, "_keys"),
+        "blocks (page_blocks)": (site_index, "page_blocks"),
+    }
+    from temex.content import scorer
+
+    for owner, name in ((ex, "rule_signals"), (ex, "candidates"), (scorer, "block_features")):
+        if hasattr(owner, name):  # the content model's stages move between versions
+            out[f"main content: {name}"] = (owner, name)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--datasets", nargs="+",
                     default=["big9", "cleanportaleval", "dragnet", "cleaneval"])
+    ap.add_argument("--detail", action="store_true",
+                    help="the fit and the main content split into their parts")
     args = ap.parse_args()
     data = default_data_dir()
     if data is None:
@@ -84,6 +117,8 @@ def main() -> int:
              "text": (extract.Content, "text"), "markdown": (extract.Content, "markdown"),
              "metadata": (pipeline, "page_metadata"), "site index look-up": (SiteIndex, "member"),
              "write": (writers.SiteWriter, "close")}
+    if args.detail:
+        steps.update(_detail_steps())
     for name, (owner, attr) in steps.items():
         setattr(owner, attr, timed(name, getattr(owner, attr)))
     out = Path(tempfile.mkdtemp(prefix="temex-shares-"))

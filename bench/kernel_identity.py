@@ -9,7 +9,11 @@ datasets and over the shared sites, once with the kernel and once with
 ``TEMEX_KERNEL=0``: rows and saved templates compared byte for byte. Prints a
 table; exit status 1 on any difference.
 
-    .venv/bin/python bench/kernel_identity.py [--no-batch]
+    .venv/bin/python bench/kernel_identity.py [--no-batch] [--vs OTHER_SRC]
+
+``--vs OTHER_SRC`` also compares the batch outputs with those of another
+tree (``git archive MAIN src | tar -x -C /tmp/before``, then ``--vs
+/tmp/before/src``): a speed change must leave them byte-identical.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -68,29 +73,40 @@ def pages(data: Path) -> tuple[int, int, float, float]:
     return len(files), differ, t_kernel, t_pure
 
 
-def batch(inputs: list[Path], label: str) -> tuple[str, int, int, int]:
+def batch(inputs: list[Path], label: str, other: str = "pure",
+          vs: str | None = None) -> tuple[str, int, int, int]:
+    """Row and template files of ``temex batch`` with the kernel against
+    ``other``: the pure path (``TEMEX_KERNEL=0``), or ``before``: another
+    tree's ``src/`` (``vs``) on its own default path."""
     out: dict[str, Path] = {}
     tmp = Path(tempfile.mkdtemp(prefix="temex-kernel-"))
-    for name, env in (("kernel", {}), ("pure", {"TEMEX_KERNEL": "0"})):
+    here = str(Path(__file__).resolve().parent.parent / "src")
+    runs = {"kernel": ({}, here), "pure": ({"TEMEX_KERNEL": "0"}, here),
+            "before": ({}, vs or here)}
+    for name in ("kernel", other):
+        env, tree = runs[name]
         out[name] = tmp / name
         subprocess.run([sys.executable, "-m", "temex", "batch", *map(str, inputs), "-o",
                         str(out[name]), "-j", "1", "-q", "--template-stats"], check=True,
-                       env={**os.environ, **env,
-                            "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")})
+                       env={**os.environ, **env, "PYTHONPATH": tree})
     files = sorted(p.relative_to(out["kernel"]) for p in out["kernel"].rglob("*")
                    if p.is_file() and p.parts[-2] in ("sites", "templates"))
-    other = sorted(p.relative_to(out["pure"]) for p in out["pure"].rglob("*")
-                   if p.is_file() and p.parts[-2] in ("sites", "templates"))
-    differ = sum((out["kernel"] / f).read_bytes() != (out["pure"] / f).read_bytes()
-                 for f in files) + (files != other)
+    theirs = sorted(p.relative_to(out[other]) for p in out[other].rglob("*")
+                    if p.is_file() and p.parts[-2] in ("sites", "templates"))
+    differ = sum((out["kernel"] / f).read_bytes() != (out[other] / f).read_bytes()
+                 for f in files if (out[other] / f).is_file()) + (files != theirs)
     rows = sum(len((out["kernel"] / f).read_text().splitlines())
                for f in files if f.suffix == ".jsonl")
+    shutil.rmtree(tmp, ignore_errors=True)
     return label, len(files), rows, differ
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--no-batch", action="store_true")
+    ap.add_argument("--vs", metavar="OTHER_SRC",
+                    help="also compare the batch outputs with another tree's src/ (e.g. "
+                         "main before a speed change: the same rows and templates)")
     args = ap.parse_args()
     data = default_data_dir()
     if data is None:
@@ -108,10 +124,11 @@ def main() -> int:
     if not args.no_batch:
         content = sorted(p for p in (data / "content").iterdir() if p.is_dir())
         for label, inputs in (("content datasets", content), ("shared sites", [data / "sites"])):
-            label, files, rows, d = batch(inputs, label)
-            print(f"| `temex batch -j 1 --template-stats`, {label}: row and template files "
-                  f"({rows} rows) | {files} | {d} | |")
-            bad += d
+            for other in ("pure", "before") if args.vs else ("pure",):
+                label2, files, rows, d = batch(inputs, label, other, args.vs)
+                print(f"| `temex batch -j 1 --template-stats`, {label2}: row and template files "
+                      f"({rows} rows), kernel against {other} | {files} | {d} | |")
+                bad += d
     return 1 if bad else 0
 
 

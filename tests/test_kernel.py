@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -187,3 +188,141 @@ def test_batch_rows_and_templates_are_the_pure_paths(data_dir: Path, tmp_path: P
             rows += sum(1 for line in (outs["kernel"] / f).read_text().splitlines()
                         if "markdown" in json.loads(line))
     assert rows > 60
+
+
+@needs_kernel
+def test_block_keys_are_norm_key_of_the_joined_texts() -> None:
+    """``norm_keys`` may lower-case last because no code point lower-cases to
+    or from a space or a decimal digit (checked for all of them here); it
+    gives :func:`norm_key` on strings of spaces, digits of several scripts,
+    letters whose lower case is longer or depends on context (final sigma),
+    surrogates and control characters."""
+    from temex.page import _kernel
+    from temex.page.blocks import norm_key
+
+    for cp in range(0x110000):
+        c = chr(cp)
+        low = c.lower()
+        assert any(x.isspace() for x in low) == c.isspace(), hex(cp)
+        assert any(x.isdecimal() for x in low) == c.isdecimal(), hex(cp)
+    rng = random.Random(24)
+    alphabet = [chr(i) for i in [*range(0x250), 0x3A3, 0x130, 0x660, 0x661, 0x966, 0xFF10,
+                                 0x2003, 0x3000, 0x85, 0xA0, 0x1C, 0xD800, 0xDC00, 0x10400]]
+    strings = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+               for _ in range(20000)]
+    strings += ["", " ", "ΑΣ 1", "ΑΣ1Α", "Page 12 of 3", "  a\u3000b\t9\u0969x "]
+    assert _kernel.norm_keys(strings) == [norm_key(s) for s in strings]
+    # block words: sre's Unicode word class on every code point
+    word = re.compile(r"\w+")
+    assert all(_kernel.words_of(["a" + chr(cp) + "b"])[0] == word.findall(("a" + chr(cp) + "b").lower())
+               for cp in range(0x110000))
+    assert _kernel.words_of(strings) == [word.findall(s.lower()) for s in strings]
+    # the own texts of flatten: whitespace collapsed as str.split does
+    assert [_kernel.collapse(s) for s in strings] == [" ".join(s.split()) for s in strings]
+    texts = ["a", "B 1", "", "ç"]
+    pieces = [[0], [1, 3], [0, 1, 2, 3]]
+    assert _kernel.join_pieces(texts, pieces) == [" ".join(texts[i] for i in ps) for ps in pieces]
+
+
+def _parses(raw: bytes) -> bool:
+    from temex.errors import ParseError
+    from temex.page.dom import parse
+
+    try:
+        parse(raw)
+    except ParseError:
+        return False
+    return True
+
+
+@needs_kernel
+def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """On real pages of every shared site and content dataset, both paths:
+    block texts, keys and their hashes, block words, name flags and their
+    counts down the tree, page fingerprints, vocabularies,
+    mapping signatures, and the exact top-down mapping of the first page of a
+    site to its next ones under ``label`` and ``strict`` with the default
+    table bound and with bounds small enough to take the size-bound and the
+    greedy alignments (the mapping's items in order)."""
+    from temex.page.blocks import page_blocks
+    from temex.page.dom import parse
+    from temex.page.names import ancestor_counts, flagged_below, name_flags
+    from temex.site.pool import vocabulary
+    from temex.template import mapping
+    from temex.template.equality import get_equality
+    from temex.template.site_index import page_fingerprint
+
+    def verdict(id_: str, classes: tuple[str, ...]) -> bool:
+        return "nav" in id_ or any(c.startswith(("s", "m")) for c in classes)
+
+    def primitives(raw: bytes) -> list[Any]:
+        doc = parse(raw)
+        b = page_blocks(doc)
+        flags = name_flags(doc, verdict)
+        inner = name_flags(doc, verdict, doc.body + 1)
+        return [b.joined, b.key, b.hashed_key, b.words, page_fingerprint(doc), vocabulary(doc),
+                mapping.signatures(doc, get_equality("label")),
+                mapping.signatures(doc, get_equality("strict")),
+                flags, inner, ancestor_counts(doc, flags), ancestor_counts(doc, inner, doc.body + 1),
+                flagged_below(doc, flags), flagged_below(doc, inner, doc.body + 1)]
+
+    groups = [sorted(d.rglob("*.htm*"))[:4] for d in sorted((data_dir / "sites").iterdir())
+              if d.is_dir()]
+    groups += [sorted(s.glob("*.htm*"))[:3] for ds in sorted((data_dir / "content").iterdir())
+               for s in sorted(ds.iterdir())[:4] if s.is_dir()]
+    pairs = 0
+    for files in groups:
+        raws = [r for r in (f.read_bytes() for f in files) if _parses(r)]
+        fast = [primitives(r) for r in raws]
+        with monkeypatch.context() as m:
+            m.setattr(kernel, "_state", _pure())
+            assert fast == [primitives(r) for r in raws], files[0]
+        docs = [parse(r) for r in raws]
+        for name in ("label", "strict"):
+            eq = get_equality(name)
+            for max_cells, proxy in ((mapping.DEFAULT_MAX_CELLS, mapping.PROXY_CELLS), (6, 250_000),
+                                     (1, 30)):
+                monkeypatch.setattr(mapping, "PROXY_CELLS", proxy)
+                for d2 in docs[1:]:
+                    got = mapping.etdm(docs[0], d2, eq, max_cells=max_cells)
+                    want = (mapping._Aligner(docs[0], d2, eq, max_cells).run(0, 0)
+                            if eq.equal(docs[0], 0, d2, 0) else {})
+                    assert list(got.items()) == list(want.items()), (files[0], name, max_cells)
+                    pairs += bool(want)
+                monkeypatch.undo()
+    assert pairs > 300
+
+
+@needs_kernel
+def test_compiled_markdown_writer_escapes_what_text_py_escapes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled writer scans text for the characters of text.py's
+    ``_ESCAPED`` in C: the same set; and a page of every construct it writes
+    (nested and numbered lists, a data table and a layout table, code with a
+    language and backticks, quotes, links made absolute, images, emphasis,
+    escapes at line starts) gives the pure writer's Markdown."""
+    from temex.content.text import _ESCAPED, markdown_text
+    from temex.page import _kernel
+    from temex.page.dom import parse
+
+    assert _ESCAPED == _kernel.ESCAPABLE
+    html = ("<html><head><base href='http://example.org/d/'></head><body><h1>T <em>x</em></h1>"
+            "<p>1. not a list * a_b [c] <b>bold <a href='p?q=1 2'>link</a></b> | pipe</p>"
+            "<ol start=' 3'><li>a<ul><li># b<li><p>c</p><p>d</p></ul><li>e</ol>"
+            "<table><tr><th>h1<th>h2<tr><td>a|b<td><i>c</i></table>"
+            "<table><tr><td><p>layout</p></td></tr></table>"
+            "<pre class='language-py'><code>x = `a`\n```\ny</code></pre>"
+            "<blockquote><p>q1</p><blockquote><p>q2</p></blockquote></blockquote>"
+            "<p><img alt='A [pic]' src='i.png'><img alt='' src='n.png'>"
+            "<a href='javascript:x()'>js</a> <code>c`d</code> <kbd> </kbd></p>"
+            "<h2>a<br>b</h2><ul><li><h3>in item</h3></li></ul>- dash<br>+ plus</body></html>")
+    doc = parse(html.encode(), url="http://example.org/d/page.html")
+    rng = random.Random(7)
+    masks = [[True] * len(doc)] + [[rng.random() < 0.6 for _ in range(len(doc))]
+                                   for _ in range(40)]
+    fast = [markdown_text(doc, m) for m in masks]
+    with monkeypatch.context() as mp:
+        mp.setattr(kernel, "_state", _pure())
+        assert fast == [markdown_text(doc, m) for m in masks]
+    assert "| h1 | h2 |" in fast[0] and "```py" in fast[0] and "3. a" in fast[0]

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -77,6 +78,9 @@ _CONTROL_WORDS = frozenset({"share", "follow", "subscribe", "email", "e-mail", "
                             "tweet", "twitter", "facebook", "linkedin", "comments", "profile",
                             "login", "log", "sign", "menu", "search"})
 _WORD = re.compile(r"[\w-]+")
+#: Tags whose own source :func:`page_metadata` reads (others of the body only
+#: hold author markup or a byline).
+_READ_TAGS = frozenset({"meta", "title", "link", "script", "time"})
 
 
 def _clean(s: str) -> str:
@@ -181,10 +185,19 @@ def _names_of(doc: Document, i: int) -> str:
     return (doc.id[i] + " " + " ".join(doc.classes[i])).lower()
 
 
+@lru_cache(maxsize=4096)
+def _byline_named(id_: str, classes: tuple[str, ...]) -> bool:
+    """An element of this ``id`` and classes is named as a byline (and not as
+    a comment): cached across pages, a site repeats its names."""
+    names = (id_ + " " + " ".join(classes)).lower()
+    return bool(names.strip()) and bool(_NAME_WORD.search(names)) and "comment" not in names
+
+
 def _hcard_name(doc: Document, i: int) -> bool:
     """``i`` is the name of an author's hCard: class ``fn`` (``p-name``) in a
     ``vcard`` (``h-card``) that is, or is inside, an element named author."""
-    if not {"fn", "p-name"} & set(doc.classes[i]):
+    cs = doc.classes[i]
+    if "fn" not in cs and "p-name" not in cs:
         return False
     j, card = doc.parent[i], -1
     for _ in range(4):
@@ -242,9 +255,43 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
     byline_done = False
     markup_block = -1  # the element holding the first author markup
     jsonld: list[dict[str, Any]] = []
+    tags, attrs, el_ids, classes = doc.tag, doc.attrs, doc.id, doc.classes
+    body = doc.body
+
+    def author_markup(i: int, a: dict[str, str]) -> None:
+        """Author markup (``rel=author``, ``itemprop=author``, an hCard name)
+        or a byline at body element ``i``."""
+        nonlocal markup_block, byline_done
+        is_author = bool(a) and ("author" in a.get("rel", "").lower().split()
+                                 or a.get("itemprop", "").strip().lower() == "author")
+        cs = classes[i]
+        if is_author or (("fn" in cs or "p-name" in cs) and _hcard_name(doc, i)):
+            name = _byline(doc, i)
+            names_found = found["markup"].get("authors")
+            if name and names_found is None:
+                put("authors", [name], "markup")
+                # co-authors: more author markup near the first ("A and B")
+                up = doc.parent[i] if doc.parent[i] >= 0 else i
+                markup_block = doc.parent[up] if doc.parent[up] >= 0 else up
+            elif name and names_found and i < markup_block + doc.size[markup_block]:
+                _add_name(names_found, name)
+        elif not byline_done and (el_ids[i] or cs) and _byline_named(el_ids[i], cs):
+            name = _byline(doc, i)
+            if name:
+                put("authors", [name], "byline")
+                byline_done = True
+
     for i in range(len(doc)):
-        t = doc.tag[i]
-        a = dict(doc.attrs[i]) if doc.attrs[i] else {}
+        t = tags[i]
+        at = attrs[i]
+        if not at and not el_ids[i] and not classes[i] and t != "title":
+            continue  # no attribute and no name: no source below reads it
+        if i > body >= 0 and t not in _READ_TAGS:
+            # in the body, outside the tags read below: author markup only
+            if in_template is None or not in_template[i]:
+                author_markup(i, dict(at) if at else {})
+            continue
+        a = dict(at) if at else {}
         if t == "meta":
             name = (a.get("name") or a.get("property") or a.get("itemprop")
                     or a.get("http-equiv") or "").strip().lower()
@@ -265,7 +312,7 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
                         found[src]["authors"].append(content)
                 else:
                     put(f, content, src)
-        elif t == "title" and (doc.body < 0 or i < doc.body):
+        elif t == "title" and (body < 0 or i < body):
             put("title", _clean(doc.node(i).text() or ""), "page")
         elif t == "link":
             if "canonical" in a.get("rel", "").lower().split() and a.get("href", "").strip():
@@ -276,34 +323,15 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
                 jsonld.extend(_jsonld_objects(doc.node(i).text() or ""))
         elif in_template is not None and in_template[i]:
             continue  # the site's template: no byline, no date from its text
-        elif t == "time" and doc.body >= 0 and i > doc.body:
+        elif t == "time" and body >= 0 and i > body:
             dt = a.get("datetime", "").strip()
             if dt and (a.get("pubdate") is not None or "published" in
-                       (a.get("itemprop", "") + " ".join(doc.classes[i])).lower()):
+                       (a.get("itemprop", "") + " ".join(classes[i])).lower()):
                 put("date", _clean(dt), "page")
             elif dt:
                 put("date", _clean(dt), "byline")
-        if doc.body >= 0 and i > doc.body and t not in ("meta", "link"):
-            is_author = bool(a) and ("author" in a.get("rel", "").lower().split()
-                                     or a.get("itemprop", "").strip().lower() == "author")
-            if is_author or _hcard_name(doc, i):
-                name = _byline(doc, i)
-                names_found = found["markup"].get("authors")
-                if name and names_found is None:
-                    put("authors", [name], "markup")
-                    # co-authors: more author markup near the first ("A and B")
-                    up = doc.parent[i] if doc.parent[i] >= 0 else i
-                    markup_block = doc.parent[up] if doc.parent[up] >= 0 else up
-                elif name and names_found and i < markup_block + doc.size[markup_block]:
-                    _add_name(names_found, name)
-            elif not byline_done and (doc.id[i] or doc.classes[i]):  # else names is " "
-                names = _names_of(doc, i)
-                if (bool(names.strip()) and bool(_NAME_WORD.search(names))
-                        and "comment" not in names):
-                    name = _byline(doc, i)
-                    if name:
-                        put("authors", [name], "byline")
-                        byline_done = True
+        if body >= 0 and i > body and t not in ("meta", "link"):
+            author_markup(i, a)
     ids = {str(o["@id"]): o for o in jsonld if isinstance(o.get("@id"), str)}
     for obj in jsonld:
         _from_jsonld(obj, put, ids)

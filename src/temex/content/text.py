@@ -21,6 +21,7 @@ words of the text output (the round-trip test checks it on shared pages).
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 from urllib.parse import urljoin
 
@@ -54,13 +55,13 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
     if markdown:
         md = markdown_text(doc, keep)
         return [md] if md else []
-    template = [not k for k in keep]
-    bare = _bare(doc, keep)
     k = kernel.get()
     address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
     if address is not None:  # the same walk and lines, compiled
-        return k.text_lines(address, doc.body, doc.size,  # type: ignore[no-any-return]
-                            tag_flags(doc), bytes(bare), bytes(template))
+        return k.text_lines_kept(address, doc.body, doc.size,  # type: ignore[no-any-return]
+                                 tag_flags(doc), list(keep), doc.parent)
+    template = [not k for k in keep]
+    bare = _bare(doc, keep)
     blocks: list[str] = []
     cur: list[str] = []
     pre_depth = 0
@@ -447,6 +448,11 @@ def markdown_text(doc: Document, keep: list[bool]) -> str:
     """The text of the elements with ``keep[i]`` as Markdown (see the module
     docstring); links and images resolved against the page's ``<base>`` or
     URL. The same words as :func:`text_lines` without ``markdown``. O(n)."""
+    k = kernel.get()
+    address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
+    if address is not None:  # the same writer, compiled, in the same walk
+        return k.markdown(address, doc, list(keep), tag_flags(doc),  # type: ignore[no-any-return]
+                          sys.modules[__name__])
     md = _Markdown(doc, keep)
     if doc.body >= 0:
         for ev in event_list(doc, _bare(doc, keep), [not k for k in keep], _MARKDOWN_TAGS):

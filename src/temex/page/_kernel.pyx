@@ -23,10 +23,13 @@ as the pure path (decoding with ``errors="replace"`` as selectolax does,
 ``str.split``, ``sorted``), so the values are equal, not just alike.
 """
 
+cimport cython
 from libc.stdint cimport uintptr_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 # -- Lexbor 3.1 layouts (see the module docstring) ---------------------------
 
@@ -269,6 +272,76 @@ cdef inline bint _blank(CharData *t) noexcept nogil:
     return True
 
 
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    int PyUnicode_KIND(object s)
+    void *PyUnicode_DATA(object s)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
+    bint PyUnicode_IS_ASCII(object s)
+
+
+cdef str _collapse(str s):
+    """``" ".join(s.split())``: whitespace runs (``str.isspace``) collapsed
+    to one space, the ends stripped; ``s`` itself when it is so already."""
+    cdef Py_ssize_t n = len(s), j, k = 0
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void *data = PyUnicode_DATA(s)
+    cdef Py_UCS4 c
+    cdef bint after_space = True, done = True
+    cdef Py_UCS4 *buf
+    cdef const unsigned char *b1
+    if kind == 1:  # one byte per character (most text): no READ switch
+        b1 = <const unsigned char *> data
+        for j in range(n):
+            c = b1[j]
+            if Py_UNICODE_ISSPACE(c):
+                if c != 32 or after_space:
+                    done = False
+                    break
+                after_space = True
+            else:
+                after_space = False
+    else:
+        for j in range(n):
+            c = PyUnicode_READ(kind, data, j)
+            if Py_UNICODE_ISSPACE(c):
+                if c != 32 or after_space:
+                    done = False
+                    break
+                after_space = True
+            else:
+                after_space = False
+    if done and (n == 0 or not after_space):
+        return s
+    buf = <Py_UCS4 *> malloc((n + 1) * sizeof(Py_UCS4))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        after_space = False  # a space is pending
+        for j in range(n):
+            c = PyUnicode_READ(kind, data, j)
+            if Py_UNICODE_ISSPACE(c):
+                after_space = k > 0
+                continue
+            if after_space:
+                buf[k] = 32
+                k += 1
+                after_space = False
+            buf[k] = c
+            k += 1
+        return <str> PyUnicode_FromKindAndData(4, buf, k)
+    finally:
+        free(buf)
+
+
+def collapse(str s):
+    """:func:`_collapse` (for the tests)."""
+    return _collapse(s)
+
+
 def flatten(uintptr_t root_address, Py_ssize_t max_elements, frozenset ignored):
     """The arrays of :func:`temex.page.dom._flatten` for the Lexbor subtree at
     ``root_address`` (``parser.root.mem_id``): ``(addresses, tag, id,
@@ -392,8 +465,7 @@ def flatten(uintptr_t root_address, Py_ssize_t max_elements, frozenset ignored):
             pieces = pieces_of[i]
             if pieces is not None and tag[i] not in ignored:
                 # " ".join(s.split()): whitespace runs collapsed, ends stripped
-                text[i] = " ".join((pieces[0] if len(pieces) == 1
-                                    else " ".join(pieces)).split())
+                text[i] = _collapse(pieces[0] if len(pieces) == 1 else " ".join(pieces))
         first = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
         last = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
         after = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
@@ -461,6 +533,7 @@ cdef class _Walk:
     cdef bint lines
     cdef list tags
     cdef frozenset emit
+    cdef _Markdown md  # the Markdown writer the walk feeds, or None
 
     cdef inline void flush(self) except *:
         text = "".join(self.cur)
@@ -472,6 +545,10 @@ cdef class _Walk:
 
     cdef inline void enter(self, Py_ssize_t i) except *:
         cdef unsigned char f
+        if self.md is not None:
+            if self.md.acts[i]:
+                self.md.enter(i)
+            return
         if not self.lines:
             if self.emit is None or self.tags[i] in self.emit:
                 self.out.append(i)
@@ -484,6 +561,10 @@ cdef class _Walk:
 
     cdef inline void exit(self, Py_ssize_t i) except *:
         cdef unsigned char f
+        if self.md is not None:
+            if self.md.acts[i]:
+                self.md.exit(i)
+            return
         if not self.lines:
             if self.emit is None or self.tags[i] in self.emit:
                 self.out.append(~i)
@@ -502,7 +583,9 @@ cdef class _Walk:
             value = ""
         else:
             value = _decode(t.data.data, t.data.length)
-        if self.lines:
+        if self.md is not None:
+            self.md.text(value)
+        elif self.lines:
             self.cur.append(value)
         else:
             self.out.append(value)
@@ -778,3 +861,1131 @@ def subtree_hashes(list tag, list ids, list classes, list attrs, list text, list
         kids = tuple([h[c] for c in ch]) if ch else ()
         h[i] = hash((tag[i], ids[i], classes[i], attrs[i], text[i], kids))
     return h
+
+
+def join_pieces(list text, list pieces):
+    """For each block (a list of element numbers), the texts of its elements
+    joined by a space: ``" ".join([text[i] for i in ps])`` per block."""
+    cdef list out = [], parts
+    cdef list ps
+    cdef Py_ssize_t k, m
+    for ps in pieces:
+        m = len(ps)
+        if m == 1:
+            out.append(text[<Py_ssize_t> ps[0]])
+            continue
+        parts = [None] * m
+        for k in range(m):
+            parts[k] = text[<Py_ssize_t> ps[k]]
+        out.append(" ".join(parts))
+    return out
+
+
+def norm_keys(list strings):
+    """:func:`temex.page.blocks.norm_key` of each string: whitespace runs
+    (``str.isspace``) collapsed to one space and stripped, decimal digit runs
+    (``\\d``, Unicode category Nd: ``str.isdecimal``) replaced by ``0``, then
+    ``str.lower`` (ASCII text lower-cased here). Lower-casing maps no
+    character to or from a space or a decimal digit (tests/test_kernel.py
+    checks every code point), so it may come last."""
+    cdef list out = []
+    cdef Py_UCS4 *buf = NULL
+    cdef Py_ssize_t cap = 0, n, j, k
+    cdef Py_UCS4 ch
+    cdef bint space, digit, ascii
+    cdef int kind
+    cdef void *data
+    cdef str s
+    cdef void *grown
+    try:
+        for s in strings:
+            n = len(s)
+            if n > cap:
+                cap = n + 64
+                grown = realloc(<void *> buf, cap * sizeof(Py_UCS4))
+                if grown == NULL:
+                    raise MemoryError()
+                buf = <Py_UCS4 *> grown
+            kind = PyUnicode_KIND(s)
+            data = PyUnicode_DATA(s)
+            ascii = PyUnicode_IS_ASCII(s)
+            k = 0
+            space = False  # a space is pending (written before the next word)
+            digit = False  # the last character written is a digit run's 0
+            for j in range(n):
+                ch = PyUnicode_READ(kind, data, j)
+                if Py_UNICODE_ISSPACE(ch):
+                    space = k > 0
+                    continue
+                if space:
+                    buf[k] = 32
+                    k += 1
+                    space = False
+                    digit = False
+                if (48 <= <unsigned int> ch <= 57 if <unsigned int> ch < 128
+                        else Py_UNICODE_ISDECIMAL(ch)):
+                    if not digit:
+                        buf[k] = 48
+                        k += 1
+                        digit = True
+                    continue
+                digit = False
+                if ascii and 65 <= <unsigned int> ch <= 90:
+                    buf[k] = <Py_UCS4> (<unsigned int> ch + 32)
+                else:
+                    buf[k] = ch
+                k += 1
+            key = PyUnicode_FromKindAndData(4, buf, k)
+            out.append(key if ascii else (<str> key).lower())
+        return out
+    finally:
+        free(buf)
+
+
+cdef dict _TOKENS = {}  # (tag, name, mark) -> token, across pages (sites repeat names)
+
+
+cdef inline str _token(str t, str mark, str name, object sub):
+    cdef tuple key = (t, mark, name)
+    cdef object got = _TOKENS.get(key)
+    if got is None:
+        if len(_TOKENS) >= 100000:  # bounded: a worker's memory stays flat
+            _TOKENS.clear()
+        got = _TOKENS[key] = t + mark + sub("#", name)
+    return <str> got
+
+
+def vocabulary(list tag, list ids, list classes, Py_ssize_t body, Py_ssize_t end,
+               object digits):
+    """:func:`temex.site.pool.vocabulary` of the elements ``body`` to ``end - 1``:
+    the set of tags, ``tag.class`` and ``tag#id`` tokens, digit runs of the
+    names replaced by ``#`` (``digits``: the compiled ``[0-9]+``), each
+    (tag, id, classes) of the page named once."""
+    cdef set out = set()
+    cdef set done = set()
+    cdef Py_ssize_t i
+    cdef str t, id_
+    cdef tuple cs
+    sub = digits.sub
+    for i in range(body, end):
+        t = tag[i]
+        id_ = ids[i]
+        cs = classes[i]
+        if not id_ and not cs:
+            out.add(t)
+            continue
+        key = (t, id_, cs)
+        if key in done:
+            continue
+        done.add(key)
+        out.add(t)
+        for c in cs:
+            out.add(_token(t, ".", c, sub))
+        if id_:
+            out.add(_token(t, "#", id_, sub))
+    return out
+
+
+# -- the exact top-down mapping (temex.template.mapping), compiled ---------------
+
+from libc.string cimport memset
+from libc.stdlib cimport qsort
+
+ctypedef long long i64
+
+
+cdef struct _Memo:
+    i64 s1
+    i64 s2
+    i64 score
+    Py_ssize_t off    # first (i, j) pair in the pair store
+    Py_ssize_t count  # pairs of the alignment
+    int used
+
+
+cdef struct _KJ:
+    Py_ssize_t key
+    Py_ssize_t j
+
+
+cdef int _cmp_kj(const void *a, const void *b) noexcept nogil:
+    cdef const _KJ *x = <const _KJ *> a
+    cdef const _KJ *y = <const _KJ *> b
+    if x.key != y.key:
+        return -1 if x.key < y.key else 1
+    if x.j != y.j:
+        return -1 if x.j < y.j else 1
+    return 0
+
+
+cdef inline size_t _mix(i64 a, i64 b) noexcept nogil:
+    cdef unsigned long long h = (<unsigned long long> a) * 0x9E3779B97F4A7C15ULL
+    h ^= (<unsigned long long> b) + 0x7F4A7C159E3779B9ULL + (h << 6) + (h >> 2)
+    h ^= h >> 29
+    return <size_t> h
+
+
+cdef class _Tree:
+    """One document's arrays as the mapping reads them: key ids, subtree
+    signatures, sizes, children (CSR)."""
+    cdef Py_ssize_t n
+    cdef Py_ssize_t *key
+    cdef i64 *sig
+    cdef i64 *size
+    cdef Py_ssize_t *cstart
+    cdef Py_ssize_t *clist
+
+    def __cinit__(self, list keys, dict ids, list sig, list size, list children):
+        cdef Py_ssize_t n = len(keys), i, k, m, total = 0
+        cdef tuple ch
+        self.n = n
+        self.key = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
+        self.sig = <i64 *> malloc((n + 1) * sizeof(i64))
+        self.size = <i64 *> malloc((n + 1) * sizeof(i64))
+        self.cstart = <Py_ssize_t *> malloc((n + 2) * sizeof(Py_ssize_t))
+        if self.key == NULL or self.sig == NULL or self.size == NULL or self.cstart == NULL:
+            raise MemoryError()
+        for i in range(n):
+            kv = keys[i]
+            got = ids.get(kv)
+            if got is None:
+                got = ids[kv] = len(ids)
+            self.key[i] = <Py_ssize_t> got
+            self.sig[i] = <i64> sig[i]
+            self.size[i] = <i64> size[i]
+            self.cstart[i] = total
+            total += len(<tuple> children[i])
+        self.cstart[n] = total
+        self.clist = <Py_ssize_t *> malloc((total + 1) * sizeof(Py_ssize_t))
+        if self.clist == NULL:
+            raise MemoryError()
+        for i in range(n):
+            ch = <tuple> children[i]
+            m = len(ch)
+            for k in range(m):
+                self.clist[self.cstart[i] + k] = <Py_ssize_t> ch[k]
+
+    def __dealloc__(self):
+        free(self.key); free(self.sig); free(self.size); free(self.cstart); free(self.clist)
+
+
+cdef class _Aligner:
+    """:class:`temex.template.mapping._Aligner` for a relation whose key is
+    the equality and that is local (``label``, ``strict``): the same
+    recursion, tables, trims, bounds and tie-breaks, in C. Scores are memoised
+    by the pair of subtree signatures, as there."""
+    cdef _Tree t1, t2
+    cdef Py_ssize_t max_cells, proxy_cells
+    cdef _Memo *memo
+    cdef size_t memo_cap, memo_len
+    cdef int *pi      # pair store: (child index in a, child index in b)
+    cdef int *pj
+    cdef Py_ssize_t pairs_len, pairs_cap
+    # scratch
+    cdef Py_ssize_t *cx
+    cdef Py_ssize_t *cy
+    cdef Py_ssize_t cand_len, cand_cap
+    cdef i64 *table
+    cdef i64 *w
+    cdef size_t table_cap, w_cap
+    cdef int *ri
+    cdef int *rj
+    cdef Py_ssize_t r_len, r_cap
+    cdef _KJ *kj
+    cdef Py_ssize_t kj_cap
+
+    def __cinit__(self, _Tree t1, _Tree t2, Py_ssize_t max_cells, Py_ssize_t proxy_cells):
+        self.t1, self.t2 = t1, t2
+        self.max_cells, self.proxy_cells = max_cells, proxy_cells
+        self.memo_cap = 1024
+        self.memo = <_Memo *> malloc(self.memo_cap * sizeof(_Memo))
+        if self.memo == NULL:
+            raise MemoryError()
+        memset(self.memo, 0, self.memo_cap * sizeof(_Memo))
+
+    def __dealloc__(self):
+        free(self.memo); free(self.pi); free(self.pj); free(self.cx); free(self.cy)
+        free(self.table); free(self.w); free(self.ri); free(self.rj); free(self.kj)
+
+    # -- memo --------------------------------------------------------------
+    cdef _Memo *find(self, i64 s1, i64 s2) noexcept:
+        cdef size_t mask = self.memo_cap - 1, h = _mix(s1, s2) & mask
+        while self.memo[h].used:
+            if self.memo[h].s1 == s1 and self.memo[h].s2 == s2:
+                return &self.memo[h]
+            h = (h + 1) & mask
+        return NULL
+
+    cdef int grow_memo(self) except -1:
+        cdef size_t old_cap = self.memo_cap, k, h, mask
+        cdef _Memo *old = self.memo
+        cdef _Memo *new = <_Memo *> malloc(2 * old_cap * sizeof(_Memo))
+        if new == NULL:
+            raise MemoryError()
+        memset(new, 0, 2 * old_cap * sizeof(_Memo))
+        mask = 2 * old_cap - 1
+        for k in range(old_cap):
+            if old[k].used:
+                h = _mix(old[k].s1, old[k].s2) & mask
+                while new[h].used:
+                    h = (h + 1) & mask
+                new[h] = old[k]
+        self.memo = new
+        self.memo_cap = 2 * old_cap
+        free(old)
+        return 0
+
+    cdef int store(self, i64 s1, i64 s2, i64 score, Py_ssize_t off, Py_ssize_t count) except -1:
+        cdef size_t mask, h
+        if 2 * (self.memo_len + 1) > self.memo_cap:
+            self.grow_memo()
+        mask = self.memo_cap - 1
+        h = _mix(s1, s2) & mask
+        while self.memo[h].used:
+            h = (h + 1) & mask
+        self.memo[h].used = 1
+        self.memo[h].s1 = s1
+        self.memo[h].s2 = s2
+        self.memo[h].score = score
+        self.memo[h].off = off
+        self.memo[h].count = count
+        self.memo_len += 1
+        return 0
+
+    cdef int add_pair(self, Py_ssize_t i, Py_ssize_t j) except -1:
+        cdef void *g1
+        cdef void *g2
+        if self.pairs_len == self.pairs_cap:
+            self.pairs_cap = 2 * self.pairs_cap + 256
+            g1 = realloc(<void *> self.pi, self.pairs_cap * sizeof(int))
+            if g1 == NULL:
+                raise MemoryError()
+            self.pi = <int *> g1
+            g2 = realloc(<void *> self.pj, self.pairs_cap * sizeof(int))
+            if g2 == NULL:
+                raise MemoryError()
+            self.pj = <int *> g2
+        self.pi[self.pairs_len] = <int> i
+        self.pj[self.pairs_len] = <int> j
+        self.pairs_len += 1
+        return 0
+
+    cdef int add_cand(self, Py_ssize_t x, Py_ssize_t y) except -1:
+        cdef void *g1
+        cdef void *g2
+        if self.cand_len == self.cand_cap:
+            self.cand_cap = 2 * self.cand_cap + 256
+            g1 = realloc(<void *> self.cx, self.cand_cap * sizeof(Py_ssize_t))
+            if g1 == NULL:
+                raise MemoryError()
+            self.cx = <Py_ssize_t *> g1
+            g2 = realloc(<void *> self.cy, self.cand_cap * sizeof(Py_ssize_t))
+            if g2 == NULL:
+                raise MemoryError()
+            self.cy = <Py_ssize_t *> g2
+        self.cx[self.cand_len] = x
+        self.cy[self.cand_len] = y
+        self.cand_len += 1
+        return 0
+
+    cdef int add_result(self, Py_ssize_t i, Py_ssize_t j) except -1:
+        cdef void *g1
+        cdef void *g2
+        if self.r_len == self.r_cap:
+            self.r_cap = 2 * self.r_cap + 256
+            g1 = realloc(<void *> self.ri, self.r_cap * sizeof(int))
+            if g1 == NULL:
+                raise MemoryError()
+            self.ri = <int *> g1
+            g2 = realloc(<void *> self.rj, self.r_cap * sizeof(int))
+            if g2 == NULL:
+                raise MemoryError()
+            self.rj = <int *> g2
+        self.ri[self.r_len] = <int> i
+        self.rj[self.r_len] = <int> j
+        self.r_len += 1
+        return 0
+
+    # -- the pieces of mapping._Aligner --------------------------------------
+    cdef void trim(self, Py_ssize_t a, Py_ssize_t b, Py_ssize_t *p, Py_ssize_t *s) noexcept:
+        """Lengths of the identical prefix and suffix of the children of a, b."""
+        cdef _Tree t1 = self.t1, t2 = self.t2
+        cdef Py_ssize_t *c1 = t1.clist + t1.cstart[a]
+        cdef Py_ssize_t *c2 = t2.clist + t2.cstart[b]
+        cdef Py_ssize_t l1 = t1.cstart[a + 1] - t1.cstart[a]
+        cdef Py_ssize_t l2 = t2.cstart[b + 1] - t2.cstart[b]
+        cdef Py_ssize_t n = l1 if l1 < l2 else l2, pp = 0, ss = 0
+        while pp < n and t1.sig[c1[pp]] == t2.sig[c2[pp]]:
+            pp += 1
+        while ss < n - pp and t1.sig[c1[l1 - 1 - ss]] == t2.sig[c2[l2 - 1 - ss]]:
+            ss += 1
+        p[0] = pp
+        s[0] = ss
+
+    cdef i64 score(self, Py_ssize_t x, Py_ssize_t y) except -1:
+        cdef _Memo *m
+        if self.t1.sig[x] == self.t2.sig[y]:
+            return self.t1.size[x]
+        m = self.find(self.t1.sig[x], self.t2.sig[y])
+        if m == NULL:
+            raise KeyError((x, y))
+        return m.score
+
+    cdef i64 bound(self, Py_ssize_t x, Py_ssize_t y) noexcept:
+        cdef i64 a = self.t1.size[x], b = self.t2.size[y]
+        if self.t1.sig[x] == self.t2.sig[y]:
+            return a
+        return a if a < b else b
+
+    cdef i64 dp(self, Py_ssize_t *m1, Py_ssize_t n1, Py_ssize_t *m2, Py_ssize_t n2,
+                bint by_bound) except -2:
+        """mapping._Aligner._dp: the matched (i, j) go to the result list
+        (``ri``, ``rj``), in order; returns the gain."""
+        cdef Py_ssize_t i, j, bi = -1, bj = -1
+        cdef i64 v, best = 0, wij, c
+        cdef size_t cells = <size_t> n1 * <size_t> n2, tcells = <size_t> (n1 + 1) * <size_t> (n2 + 1)
+        cdef void *g
+        cdef Py_ssize_t *k1 = self.t1.key
+        cdef Py_ssize_t *k2 = self.t2.key
+        cdef i64 *w
+        cdef i64 *table
+        self.r_len = 0
+        if cells > self.w_cap:
+            g = realloc(<void *> self.w, cells * sizeof(i64))
+            if g == NULL:
+                raise MemoryError()
+            self.w = <i64 *> g
+            self.w_cap = cells
+        w = self.w
+        for i in range(n1):
+            for j in range(n2):
+                if k1[m1[i]] == k2[m2[j]]:
+                    w[i * n2 + j] = self.bound(m1[i], m2[j]) if by_bound else self.score(m1[i], m2[j])
+                else:
+                    w[i * n2 + j] = 0
+        if n1 == 1 or n2 == 1:  # a single candidate row or column
+            for i in range(n1):
+                for j in range(n2):
+                    v = w[i * n2 + j]
+                    if v > best:
+                        best, bi, bj = v, i, j
+            if best:
+                self.add_result(bi, bj)
+            return best
+        if tcells > self.table_cap:
+            g = realloc(<void *> self.table, tcells * sizeof(i64))
+            if g == NULL:
+                raise MemoryError()
+            self.table = <i64 *> g
+            self.table_cap = tcells
+        table = self.table
+        for j in range(n2 + 1):
+            table[j] = 0
+        for i in range(1, n1 + 1):
+            table[i * (n2 + 1)] = 0
+            for j in range(1, n2 + 1):
+                v = table[i * (n2 + 1) + j - 1]
+                c = table[(i - 1) * (n2 + 1) + j]
+                if c > v:
+                    v = c
+                wij = w[(i - 1) * n2 + j - 1]
+                if wij and table[(i - 1) * (n2 + 1) + j - 1] + wij > v:
+                    v = table[(i - 1) * (n2 + 1) + j - 1] + wij
+                table[i * (n2 + 1) + j] = v
+        i, j = n1, n2
+        while i > 0 and j > 0:
+            wij = w[(i - 1) * n2 + j - 1]
+            if wij and table[i * (n2 + 1) + j] == table[(i - 1) * (n2 + 1) + j - 1] + wij:
+                self.add_result(i - 1, j - 1)
+                i -= 1
+                j -= 1
+            elif table[i * (n2 + 1) + j] == table[(i - 1) * (n2 + 1) + j]:
+                i -= 1
+            else:
+                j -= 1
+        # reverse: in order
+        i, j = 0, self.r_len - 1
+        while i < j:
+            self.ri[i], self.ri[j] = self.ri[j], self.ri[i]
+            self.rj[i], self.rj[j] = self.rj[j], self.rj[i]
+            i += 1
+            j -= 1
+        return table[n1 * (n2 + 1) + n2]
+
+    cdef int greedy(self, Py_ssize_t *m1, Py_ssize_t n1, Py_ssize_t *m2, Py_ssize_t n2) except -1:
+        """mapping._Aligner._greedy: in-order greedy matching by key, the
+        matched (i, j) to the result list."""
+        cdef Py_ssize_t i, j, lo, hi, mid, nxt = 0, key
+        cdef void *g
+        self.r_len = 0
+        if n2 > self.kj_cap:
+            g = realloc(<void *> self.kj, n2 * sizeof(_KJ))
+            if g == NULL:
+                raise MemoryError()
+            self.kj = <_KJ *> g
+            self.kj_cap = n2
+        for j in range(n2):
+            self.kj[j].key = self.t2.key[m2[j]]
+            self.kj[j].j = j
+        qsort(<void *> self.kj, n2, sizeof(_KJ), _cmp_kj)
+        for i in range(n1):
+            key = self.t1.key[m1[i]]
+            # first entry with (key, j >= nxt)
+            lo, hi = 0, n2
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if self.kj[mid].key < key or (self.kj[mid].key == key and self.kj[mid].j < nxt):
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo < n2 and self.kj[lo].key == key:
+                self.add_result(i, self.kj[lo].j)
+                nxt = self.kj[lo].j + 1
+        return 0
+
+    cdef int approximate(self, Py_ssize_t *m1, Py_ssize_t n1, Py_ssize_t *m2,
+                         Py_ssize_t n2) except -1:
+        """mapping._Aligner._approximate: the matched (i, j) to the result list."""
+        if <size_t> n1 * <size_t> n2 > <size_t> self.proxy_cells:
+            return self.greedy(m1, n1, m2, n2)
+        self.dp(m1, n1, m2, n2, True)
+        return 0
+
+    cdef int candidates(self, Py_ssize_t a, Py_ssize_t b) except -1:
+        """mapping._Aligner.candidate_pairs into ``cx``, ``cy``."""
+        cdef Py_ssize_t p, s, n1, n2, i, j
+        cdef _Tree t1 = self.t1, t2 = self.t2
+        cdef Py_ssize_t *m1
+        cdef Py_ssize_t *m2
+        self.cand_len = 0
+        self.trim(a, b, &p, &s)
+        n1 = t1.cstart[a + 1] - t1.cstart[a] - p - s
+        n2 = t2.cstart[b + 1] - t2.cstart[b] - p - s
+        if n1 <= 0 or n2 <= 0:
+            return 0
+        m1 = t1.clist + t1.cstart[a] + p
+        m2 = t2.clist + t2.cstart[b] + p
+        if n1 * n2 > self.max_cells:
+            self.approximate(m1, n1, m2, n2)
+            for i in range(self.r_len):
+                self.add_cand(m1[self.ri[i]], m2[self.rj[i]])
+            return 0
+        for i in range(n1):
+            for j in range(n2):
+                if t1.key[m1[i]] == t2.key[m2[j]]:
+                    self.add_cand(m1[i], m2[j])
+        return 0
+
+    cdef int align(self, Py_ssize_t a, Py_ssize_t b) except -1:
+        """mapping._Aligner.align, stored in the memo."""
+        cdef Py_ssize_t p, s, n1, n2, l1, l2, i, off = self.pairs_len
+        cdef _Tree t1 = self.t1, t2 = self.t2
+        cdef Py_ssize_t *c1 = t1.clist + t1.cstart[a]
+        cdef i64 total = 1
+        self.trim(a, b, &p, &s)
+        l1 = t1.cstart[a + 1] - t1.cstart[a]
+        l2 = t2.cstart[b + 1] - t2.cstart[b]
+        n1, n2 = l1 - p - s, l2 - p - s
+        for i in range(p):
+            self.add_pair(i, i)
+            total += t1.size[c1[i]]
+        for i in range(s):
+            total += t1.size[c1[l1 - 1 - i]]
+        if n1 > 0 and n2 > 0:
+            if n1 * n2 > self.max_cells:
+                self.approximate(c1 + p, n1, t2.clist + t2.cstart[b] + p, n2)
+                for i in range(self.r_len):
+                    total += self.score(c1[p + self.ri[i]],
+                                        t2.clist[t2.cstart[b] + p + self.rj[i]])
+            else:
+                total += self.dp(c1 + p, n1, t2.clist + t2.cstart[b] + p, n2, False)
+            for i in range(self.r_len):
+                self.add_pair(p + self.ri[i], p + self.rj[i])
+        for i in range(s):
+            self.add_pair(l1 - s + i, l2 - s + i)
+        self.store(t1.sig[a], t2.sig[b], total, off, self.pairs_len - off)
+        return 0
+
+    cdef dict run(self, Py_ssize_t r1, Py_ssize_t r2):
+        cdef Py_ssize_t sp = 0, cap = 256, a, b, k, x, y
+        cdef Py_ssize_t *stack = <Py_ssize_t *> malloc(3 * cap * sizeof(Py_ssize_t))
+        cdef void *g
+        cdef _Tree t1 = self.t1, t2 = self.t2
+        cdef dict mapping = {}
+        cdef _Memo *m
+        cdef i64 n
+        if stack == NULL:
+            raise MemoryError()
+        try:
+            stack[0], stack[1], stack[2] = r1, r2, 0
+            sp = 1
+            while sp:
+                sp -= 1
+                a, b, k = stack[3 * sp], stack[3 * sp + 1], stack[3 * sp + 2]
+                if self.find(t1.sig[a], t2.sig[b]) != NULL:
+                    continue
+                if k:
+                    self.align(a, b)
+                    continue
+                self.candidates(a, b)
+                if sp + 1 + self.cand_len > cap:
+                    cap = 2 * (sp + 1 + self.cand_len)
+                    g = realloc(<void *> stack, 3 * cap * sizeof(Py_ssize_t))
+                    if g == NULL:
+                        raise MemoryError()
+                    stack = <Py_ssize_t *> g
+                stack[3 * sp], stack[3 * sp + 1], stack[3 * sp + 2] = a, b, 1
+                sp += 1
+                for k in range(self.cand_len):
+                    x, y = self.cx[k], self.cy[k]
+                    if t1.sig[x] != t2.sig[y] and self.find(t1.sig[x], t2.sig[y]) == NULL:
+                        stack[3 * sp], stack[3 * sp + 1], stack[3 * sp + 2] = x, y, 0
+                        sp += 1
+            # phase 2: the mapping, top-down (mapping._Aligner.reconstruct)
+            stack[0], stack[1] = r1, r2
+            sp = 1
+            while sp:
+                sp -= 1
+                a, b = stack[3 * sp], stack[3 * sp + 1]
+                if t1.sig[a] == t2.sig[b]:
+                    n = t1.size[a]
+                    for k in range(n):
+                        mapping[a + k] = b + k
+                    continue
+                mapping[a] = b
+                m = self.find(t1.sig[a], t2.sig[b])
+                if m == NULL:
+                    raise KeyError((a, b))
+                if sp + m.count > cap:
+                    cap = 2 * (sp + m.count)
+                    g = realloc(<void *> stack, 3 * cap * sizeof(Py_ssize_t))
+                    if g == NULL:
+                        raise MemoryError()
+                    stack = <Py_ssize_t *> g
+                for k in range(m.off, m.off + m.count):
+                    stack[3 * sp] = t1.clist[t1.cstart[a] + self.pi[k]]
+                    stack[3 * sp + 1] = t2.clist[t2.cstart[b] + self.pj[k]]
+                    sp += 1
+            return mapping
+        finally:
+            free(stack)
+
+
+def etdm_exact(list k1, list s1, list size1, list children1,
+               list k2, list s2, list size2, list children2,
+               Py_ssize_t r1, Py_ssize_t r2, Py_ssize_t max_cells, Py_ssize_t proxy_cells):
+    """:func:`temex.template.mapping.etdm` for a local relation whose key is
+    the equality (``k1``, ``k2``: the keys; ``s1``, ``s2``: the subtree
+    signatures of :func:`temex.template.mapping.signatures`): the same
+    mapping, as a dict in the same insertion order."""
+    cdef dict ids = {}
+    cdef _Tree t1 = _Tree(k1, ids, s1, size1, children1)
+    cdef _Tree t2 = _Tree(k2, ids, s2, size2, children2)
+    return _Aligner(t1, t2, max_cells, proxy_cells).run(r1, r2)
+
+
+def key_signatures(list keys, list children):
+    """:func:`temex.template.mapping.signatures` of a local relation,
+    compiled: the same Python ``hash`` of the same tuples, bottom-up."""
+    cdef Py_ssize_t n = len(keys), i, m, c
+    cdef list sig = [0] * n
+    cdef tuple ch, kids
+    for i in range(n - 1, -1, -1):
+        ch = <tuple> children[i]
+        m = len(ch)
+        if m:
+            kids = PyTuple_New(m)
+            for c in range(m):
+                v = sig[<Py_ssize_t> ch[c]]
+                Py_INCREF(v)
+                PyTuple_SET_ITEM(kids, c, v)
+            sig[i] = hash((keys[i], kids))
+        else:
+            sig[i] = hash((keys[i],))
+    return sig
+
+
+# -- the Markdown writer (temex.content.text._Markdown), compiled ---------------
+
+cdef inline bint _visible(str s):
+    """``bool(s.strip())``: a character that is not ``str.isspace``."""
+    cdef Py_ssize_t j, n = len(s)
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void *data = PyUnicode_DATA(s)
+    for j in range(n):
+        if not Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j)):
+            return True
+    return False
+
+
+cdef inline bint _escapable(str s):
+    """``not _ESCAPED.isdisjoint(s)``: one of ``\\`*_[]<|`` in ``s``
+    (tests/test_kernel.py checks the set is text.py's)."""
+    cdef Py_ssize_t j, n = len(s)
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void *data = PyUnicode_DATA(s)
+    cdef Py_UCS4 c
+    for j in range(n):
+        c = PyUnicode_READ(kind, data, j)
+        if (c == 92 or c == 96 or c == 42 or c == 95 or c == 91 or c == 93 or c == 60
+                or c == 124):
+            return True
+    return False
+
+
+#: The characters :func:`_escapable` looks for.
+ESCAPABLE = frozenset("\\`*_[]<|")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+cdef class _Markdown:
+    """:class:`temex.content.text._Markdown`, method for method, with its
+    state in C fields: the same Python string operations on the same values
+    in the same order. Its constants, regular expressions and rarely used
+    helpers (``_url``, ``_code_lang``, ``_data_table``, ``_wrap_code``,
+    ``_outside_ws``) are read from that module (``m``), so that both writers
+    share them."""
+
+    cdef object doc, m
+    cdef list tag, attrs, parent
+    cdef bytes keep
+    cdef bytes acts
+    cdef str base
+    cdef list out, cur, context, lists, items, quotes, inline, rows
+    cdef bint started
+    cdef Py_ssize_t pre, inline_start, code, heading, table, cell
+    cdef frozenset block_tags, headings, table_parts, code_tags, escaped
+    cdef dict emphasis
+    cdef object escape_re, escape_table_re, line_start_re, escape_start
+
+    def __init__(self, object doc, bytes keep, object m):
+        cdef Py_ssize_t i, n = len(doc)
+        cdef frozenset md_tags = m._MARKDOWN_TAGS
+        self.doc, self.m = doc, m
+        self.tag, self.attrs, self.parent = doc.tag, doc.attrs, doc.parent
+        self.keep = keep
+        acts = bytearray(n)
+        for i in range(n):
+            if self.tag[i] in md_tags:
+                acts[i] = 1
+        self.acts = bytes(acts)
+        self.base = m.base_url(doc)
+        self.out, self.cur, self.context = [], [], []
+        self.lists, self.items, self.quotes, self.inline, self.rows = [], [], [], [], []
+        self.started = False
+        self.pre, self.inline_start, self.code, self.heading = -1, 0, 0, 0
+        self.table, self.cell = -1, -1
+        self.block_tags, self.headings = m.BLOCK_TAGS, m._HEADINGS
+        self.table_parts, self.code_tags, self.escaped = m._TABLE_PARTS, m._CODE, m._ESCAPED
+        self.emphasis = m._EMPHASIS
+        self.escape_re, self.escape_table_re = m._ESCAPE, m._ESCAPE_TABLE
+        self.line_start_re = m._LINE_START
+        self.escape_start = m._Markdown._escape_start
+
+    # -- text ------------------------------------------------------------
+    cdef int text(self, str value) except -1:
+        if self.pre >= 0 or self.code:
+            self.cur.append(value)
+        else:
+            if _escapable(value):  # most text has nothing to escape
+                value = (self.escape_table_re if self.table >= 0 else self.escape_re).sub(
+                    r"\\\1", value)
+            if not self.started:
+                value = self.line_start_re.sub(self.escape_start, value, count=1)
+            self.cur.append(value)
+        if _visible(value):
+            self.started = True
+        return 0
+
+    cdef int flush(self) except -1:
+        cdef Py_ssize_t k
+        text = "".join(self.cur)
+        self.cur.clear()
+        self.started = False
+        for k in range(len(self.inline)):  # inline elements cut by a block: plain text
+            self.inline[k] = ((<tuple> self.inline[k])[0], -1)
+        text = " ".join(text.split())
+        if text:
+            self.emit(self._prefix() + text)
+        return 0
+
+    cdef str _prefix(self):
+        cdef str heading = "", t
+        cdef Py_ssize_t k
+        cdef list item
+        for k in range(len(self.context) - 1, -1, -1):
+            t = self.tag[<Py_ssize_t> self.context[k]]
+            if t in self.headings:
+                heading = "#" * int(t[1]) + " "
+                break
+            if t == "li":
+                break
+        if not self.items:
+            return heading
+        item = <list> self.items[-1]
+        if item[1]:
+            return heading  # continuation: indented by emit
+        # the item's first block carries its marker, a heading too ("- ## Title")
+        item[1] = True
+        return str(item[0]) + heading
+
+    cdef str _indent(self, bint first):
+        cdef Py_ssize_t k, total = 0, n = len(self.items)
+        if first and n:
+            n -= 1
+        for k in range(n):
+            total += len(str((<list> self.items[k])[0]))
+        return " " * total
+
+    cdef int emit(self, str block) except -1:
+        cdef bint first_line_marked = bool(self.items) and block.startswith(
+            str((<list> self.items[-1])[0]))
+        cdef list lines = block.split("\n")
+        cdef str ind_first = self._indent(first_line_marked)
+        cdef str ind_rest = self._indent(False)
+        cdef Py_ssize_t k
+        lines[0] = ind_first + lines[0]
+        for k in range(1, len(lines)):
+            ln = lines[k]
+            if ln:
+                lines[k] = ind_rest + ln
+        if self.quotes:
+            q = ">" * len(self.quotes)
+            lines = [f"{q} {ln}" if ln else q for ln in lines]
+        group = (<list> self.lists[0])[0] if self.lists else -1
+        qgroup = self.quotes[0] if self.quotes else -1
+        self.out.append(("\n".join(lines), group, qgroup, len(self.quotes)))
+        return 0
+
+    # -- elements --------------------------------------------------------
+    cdef int enter(self, Py_ssize_t i) except -1:
+        cdef str tag = self.tag[i]
+        cdef list last
+        if self.pre >= 0:
+            if tag == "br":
+                self.cur.append("\n")
+            return 0
+        if self.table >= 0 and tag in self.table_parts:
+            if tag == "tr":
+                self.rows.append([])
+            elif tag == "td" or tag == "th":
+                self.cell = len(self.cur)
+            return 0
+        if self.table >= 0 and tag in self.block_tags and tag != "table":
+            self.cur.append(" ")  # a line break or block inside a cell: the cell goes on
+            return 0
+        if self.heading and tag == "br":
+            self.cur.append(" ")
+            return 0
+        if tag in self.block_tags:
+            self.flush()
+            self.context.append(i)
+        if tag in self.headings:
+            self.heading += 1
+        elif tag == "ul" or tag == "ol":
+            start = 1
+            if tag == "ol":
+                try:
+                    start = int(dict(self.attrs[i]).get("start", "1"))
+                except ValueError:
+                    start = 1
+            self.lists.append([i, tag == "ol", max(0, min(start, 10**9 - 1))])
+        elif tag == "li":
+            if self.lists and (<list> self.lists[-1])[1]:
+                last = <list> self.lists[-1]
+                marker = f"{last[2]}. "
+                last[2] += 1
+            else:
+                marker = "- "
+            self.items.append([marker, False, i])
+        elif tag == "blockquote":
+            self.quotes.append(i)
+        elif tag == "pre":
+            self.pre = i
+            self.inline_start = len(self.cur)
+        elif tag == "table" and self.table < 0 and self.m._data_table(self.doc, i):
+            self.table = i
+            self.rows = []
+        elif tag in self.code_tags:
+            self.code += 1
+            self.inline.append((i, len(self.cur)))
+        elif tag in self.emphasis or tag == "a":
+            self.inline.append((i, len(self.cur)))
+        elif tag == "img" and not self.code and (
+                self.keep[i] or self.keep[<Py_ssize_t> self.parent[i]]):
+            # an image has no text of its own: it goes with its parent's block
+            self._image(i)
+        return 0
+
+    cdef int _image(self, Py_ssize_t i) except -1:
+        a = dict(self.attrs[i])
+        alt = " ".join(a.get("alt", "").split())
+        if (not alt or a.get("role", "").lower() in ("presentation", "none")
+                or a.get("aria-hidden", "").lower() == "true"):
+            return 0
+        src = a.get("src", "").strip()
+        if not src or src.startswith("data:"):
+            src = a.get("data-src", "").strip()
+        if not src or src.startswith("data:"):
+            return 0
+        alt = self.m.re.sub(r"([\\\[\]])", r"\\\1", alt)
+        self.cur.append(f"![{alt}]({self.m._url(self.base, src)})")
+        self.started = True
+        return 0
+
+    cdef int exit(self, Py_ssize_t i) except -1:
+        cdef str tag = self.tag[i]
+        if self.pre >= 0:
+            if i == self.pre:
+                self._code_block(i)
+            elif (tag in self.block_tags and tag != "br" and self.cur
+                  and not (<str> self.cur[-1]).endswith("\n")):
+                self.cur.append("\n")
+            return 0
+        if self.table >= 0:
+            if (tag == "td" or tag == "th") and self.cell >= 0:
+                cell = " ".join("".join(self.cur[self.cell:]).split())
+                del self.cur[self.cell:]
+                self.cell = -1
+                if self.rows:
+                    (<list> self.rows[-1]).append(cell)
+                return 0
+            if tag in self.block_tags and i != self.table:
+                return 0
+            if i == self.table:
+                self._table()
+                return 0
+        if self.heading and tag == "br":
+            return 0
+        if self.inline and (<tuple> self.inline[-1])[0] == i:
+            self._close_inline(i)
+        if tag in self.block_tags:
+            self.flush()
+            if self.context and self.context[-1] == i:
+                self.context.pop()
+        if tag in self.headings:
+            self.heading -= 1
+        elif (tag == "ul" or tag == "ol") and self.lists and (<list> self.lists[-1])[0] == i:
+            self.lists.pop()
+        elif tag == "li" and self.items and (<list> self.items[-1])[2] == i:
+            self.items.pop()
+        elif tag == "blockquote" and self.quotes and self.quotes[-1] == i:
+            self.quotes.pop()
+        return 0
+
+    cdef int _close_inline(self, Py_ssize_t i) except -1:
+        _, start = self.inline.pop()
+        cdef str tag = self.tag[i]
+        m = self.m
+        if tag in self.code_tags:
+            self.code -= 1
+        if start < 0:
+            return 0
+        inner = "".join(self.cur[start:])
+        del self.cur[start:]
+        if tag in self.code_tags:
+            core = " ".join(inner.split())
+            out = (m._outside_ws(inner, "", "").replace(inner.strip(), m._wrap_code(core))
+                   if core else inner)
+        elif tag == "a" and not self.code:  # markup in a code span is literal
+            href = dict(self.attrs[i]).get("href", "").strip()
+            if href and not href.lower().startswith(("javascript:", "vbscript:", "data:")):
+                url = m._url(self.base, href)
+                out = m._outside_ws(inner, "[", f"]({url})") if url else inner
+            else:
+                out = inner
+        elif self.heading or self.code:
+            out = inner
+        else:
+            mark = self.emphasis[tag]
+            # emphasis around a link or code, or around text with an escaped
+            # mark at its ends, stays valid CommonMark
+            out = m._outside_ws(inner, mark, mark)
+        self.cur.append(out)
+        return 0
+
+    cdef int _code_block(self, Py_ssize_t i) except -1:
+        code = "".join(self.cur[self.inline_start:]).strip("\n")
+        del self.cur[self.inline_start:]
+        self.pre = -1
+        self.flush()
+        if self.context and self.context[-1] == i:
+            self.context.pop()
+        if not code.strip():
+            return 0
+        runs = [len(x) for x in self.m.re.findall(r"`{3,}", code)]
+        fence = "`" * max(3, max(runs) + 1 if runs else 3)
+        self.emit(f"{self._prefix()}{fence}{self.m._code_lang(self.doc, i)}\n{code}\n{fence}")
+        return 0
+
+    cdef int _table(self) except -1:
+        rows = [r for r in self.rows if any(r)]
+        table, self.table, self.rows = self.table, -1, []
+        self.flush()  # text of the table outside its cells
+        if self.context and self.context[-1] == table:
+            self.context.pop()
+        if not rows:
+            return 0
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width]
+        lines.extend("| " + " | ".join(r) + " |" for r in rows[1:])
+        self.emit(self._prefix() + "\n".join(lines))
+        return 0
+
+    cdef str result(self):
+        cdef list parts = []
+        cdef tuple prev = None, block
+        for block in self.out:
+            if prev is not None:
+                if block[1] >= 0 and block[1] == prev[1]:
+                    parts.append("\n")
+                elif block[2] >= 0 and block[2] == prev[2]:
+                    parts.append("\n" + ">" * min(block[3], prev[3]) + "\n")
+                else:
+                    parts.append("\n\n")
+            parts.append(block[0])
+            prev = block
+        return "".join(parts)
+
+
+cdef tuple _keep_masks(list keep, list parent):
+    """``(template, bare)`` of a keep mask, one byte per element: template:
+    not kept; bare: not kept and no kept element below (text.py's ``_bare``:
+    subtrees without kept text are not walked)."""
+    cdef Py_ssize_t n = len(keep), i
+    cdef bytearray template = bytearray(n), bare
+    for i in range(n):
+        if not keep[i]:
+            template[i] = 1
+    bare = bytearray(template)
+    for i in range(n - 1, 0, -1):
+        if not bare[i]:
+            bare[<Py_ssize_t> parent[i]] = 0
+    return bytes(template), bytes(bare)
+
+
+def text_lines_kept(uintptr_t start_address, Py_ssize_t start, list size, bytes flags,
+                    list keep, list parent):
+    """:func:`text_lines` of the elements with ``keep[i]``, the walk's
+    masks made here (:func:`temex.content.text.text_lines`)."""
+    template, bare = _keep_masks(keep, parent)
+    return text_lines(start_address, start, size, flags, bare, template)
+
+
+def markdown(uintptr_t start_address, object doc, list keep, bytes flags, object m):
+    """:func:`temex.content.text.markdown_text` of ``doc`` (its body at
+    ``start_address``) for the elements with ``keep[i]``, in one walk;
+    ``m``: the module :mod:`temex.content.text` (constants and helpers)."""
+    cdef bytes template, bare
+    template, bare = _keep_masks(keep, doc.parent)
+    cdef _Walk w = _Walk()
+    w.out = []
+    w.cur = []
+    w.lines = False
+    w.flags = flags
+    w.template = template
+    # the writer's keep: 1 where template is 0
+    w.md = _Markdown(doc, template.translate(_FLIP), m)
+    _walk(w, start_address, doc.body, doc.size, bare)
+    w.md.flush()
+    return w.md.result()
+
+
+cdef bytes _FLIP = bytes([1, 0]) + bytes(254)
+
+
+# -- primitives for the content features (temex.page.names, Blocks.words) --------
+
+def words_of(list strings):
+    """``re.findall(r"\\w+", s.lower())`` of each string: runs of characters
+    that are ``str.isalnum`` or ``_`` (sre's Unicode word class)."""
+    cdef list out = [], words
+    cdef str low
+    cdef Py_ssize_t n, j, start
+    cdef int kind
+    cdef void *data
+    cdef Py_UCS4 c
+    cdef bint word
+    for s in strings:
+        low = (<str> s).lower()
+        n = len(low)
+        kind = PyUnicode_KIND(low)
+        data = PyUnicode_DATA(low)
+        words = []
+        start = -1
+        for j in range(n):
+            c = PyUnicode_READ(kind, data, j)
+            if c < 128:
+                word = (48 <= c <= 57) or (97 <= c <= 122) or (65 <= c <= 90) or c == 95
+            else:
+                word = Py_UNICODE_ISALNUM(c)
+            if word:
+                if start < 0:
+                    start = j
+            elif start >= 0:
+                words.append(low[start:j])
+                start = -1
+        if start >= 0:
+            words.append(low[start:n])
+        out.append(words)
+    return out
+
+
+def name_flags(list ids, list classes, Py_ssize_t start, Py_ssize_t end, object verdict):
+    """One byte per element: ``verdict(id, classes)`` (truthy: 1) for the
+    elements ``start`` to ``end - 1`` that have an ``id`` or classes, each
+    distinct pair judged once; 0 elsewhere."""
+    cdef Py_ssize_t n = len(ids), i
+    cdef bytearray out = bytearray(n)
+    cdef dict memo = {}
+    for i in range(start, end):
+        id_ = ids[i]
+        cs = classes[i]
+        if id_ or cs:
+            key = (id_, cs)
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = 1 if verdict(id_, cs) else 0
+            out[i] = <unsigned char> (<int> v)
+    return bytes(out)
+
+
+def ancestor_counts(list parent, Py_ssize_t start, Py_ssize_t end, bytes flags):
+    """Per element: the flagged elements among it and its ancestors from
+    ``start`` down (``start``'s own flag counted; elements outside
+    ``start``..``end - 1``: 0)."""
+    cdef Py_ssize_t n = len(parent), i
+    cdef const unsigned char[:] f = flags
+    cdef long *c = <long *> calloc(n + 1, sizeof(long))  # 0 outside the span
+    cdef list out = [0] * n
+    if c == NULL:
+        raise MemoryError()
+    try:
+        for i in range(start, end):
+            c[i] = (c[<Py_ssize_t> parent[i]] if i != start else 0) + f[i]
+            if c[i]:
+                out[i] = c[i]
+        return out
+    finally:
+        free(c)
+
+
+def flagged_below(list parent, Py_ssize_t start, Py_ssize_t end, bytes flags):
+    """Per element: it or an ancestor from ``start`` down is flagged (False
+    outside ``start``..``end - 1``)."""
+    cdef Py_ssize_t n = len(parent), i
+    cdef const unsigned char[:] f = flags
+    cdef unsigned char *c = <unsigned char *> calloc(n + 1, 1)  # 0 outside the span
+    cdef list out = [False] * n
+    if c == NULL:
+        raise MemoryError()
+    try:
+        for i in range(start, end):
+            c[i] = 1 if (f[i] or (i != start and c[<Py_ssize_t> parent[i]])) else 0
+            if c[i]:
+                out[i] = True
+        return out
+    finally:
+        free(c)

@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from hashlib import blake2b
 
 from . import kernel
 from .dom import IGNORED_TAGS, Document
 
-__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_subtree", "page_blocks", "norm_key",
+__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_subtree", "key_hash", "page_blocks", "norm_key",
            "subtree_sums"]
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body br dd details dialog div dl dt
@@ -29,6 +30,13 @@ iframe select textarea button""".split())
 HIDDEN_TAGS = IGNORED_TAGS | frozenset({"select", "option", "textarea", "button", "head",
                                         "title", "iframe", "svg"})
 _DIGITS = re.compile(r"\d+")
+_WORD = re.compile(r"\w+")
+
+
+def key_hash(key: str) -> str:
+    """Stable hash of a normalised block text (blake2b, 8 bytes, hex): the form in
+    which a saved template stores the site's block texts."""
+    return blake2b(key.encode("utf-8", "replace"), digest_size=8).hexdigest()
 
 
 def norm_key(text: str) -> str:
@@ -56,6 +64,15 @@ class Blocks:
         :func:`norm_key` of the block text, computed on first use from
         ``texts`` (only the site index reads it: a lone page's content never
         does).
+    joined : list of str
+        The block texts, its pieces' texts joined by a space (computed on
+        first use, then kept).
+    hashed_key : list of str
+        :func:`key_hash` of each :attr:`key` (computed on first use, then
+        kept): the form a hashed site index counts.
+    words : list of list of str
+        The lower-cased words (``\\w+``) of each block text (computed on first
+        use, then kept): ``re.findall(r"\\w+", joined.lower())``.
     block_of : list of int
         For every document node, the index of the block it contributes to, or
         -1 (outside body, hidden, or no text).
@@ -70,20 +87,50 @@ class Blocks:
     block_of: list[int] = field(default_factory=list)
     texts: list[str] = field(default_factory=list, repr=False)
     _key: list[str] | None = field(default=None, repr=False)
+    _joined: list[str] | None = field(default=None, repr=False)
+    _hashed: list[str] | None = field(default=None, repr=False)
+    _words: list[list[str]] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.node)
 
     @property
+    def joined(self) -> list[str]:
+        if self._joined is None:
+            k = kernel.get()
+            if k is not None:
+                self._joined = k.join_pieces(self.texts, self.pieces)
+            else:
+                text = self.texts
+                self._joined = [" ".join([text[i] for i in ps]) for ps in self.pieces]
+        return self._joined
+
+    @property
     def key(self) -> list[str]:
         if self._key is None:
-            text = self.texts
-            self._key = [norm_key(" ".join([text[i] for i in ps])) for ps in self.pieces]
+            k = kernel.get()
+            self._key = (k.norm_keys(self.joined) if k is not None
+                         else [norm_key(s) for s in self.joined])
         return self._key
 
     @key.setter
     def key(self, value: list[str]) -> None:
         self._key = value
+        self._hashed = None
+
+    @property
+    def words(self) -> list[list[str]]:
+        if self._words is None:
+            k = kernel.get()
+            self._words = (k.words_of(self.joined) if k is not None
+                           else [_WORD.findall(s.lower()) for s in self.joined])
+        return self._words
+
+    @property
+    def hashed_key(self) -> list[str]:
+        if self._hashed is None:
+            self._hashed = [key_hash(k) for k in self.key]
+        return self._hashed
 
 
 def page_blocks(doc: Document) -> Blocks:

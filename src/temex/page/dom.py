@@ -615,6 +615,17 @@ def _lexbor_parse(html: bytes | str, url: str, declared_encoding: str | None, ma
         text, encoding = html, "utf-8"
     if not text.strip():
         raise ParseError(f"{url or 'page'}: empty document")
+    # the counts of the checks below, made once for this text
+    _COUNTS[0] = [text, text.count("<") - text.count("</"), None]
+    try:
+        return _checked_parse(text, url, encoding, max_elements, max_depth)
+    finally:
+        _COUNTS[0] = None
+
+
+def _checked_parse(text: str, url: str, encoding: str, max_elements: int, max_depth: int
+                   ) -> tuple[LexborHTMLParser, str, str, bool]:
+    """The depth check and parse of :func:`_lexbor_parse`."""
     # Fewer start tags than the cap (every "<" not opening an end tag could
     # be one) cannot nest deeper nor pass the element cap; nor can fewer
     # counted start tags than the cap (counted_bound): most pages skip the scan.
@@ -725,12 +736,38 @@ def _needs_scan(text: str, max_depth: int, max_elements: int) -> bool:
     text unchanged with at most ``max_elements`` start tags. Pages of few
     enough possible start tags to be parsed first whatever they hold
     (:func:`_parse_first`) are not counted further: their tree is checked."""
-    tags = text.count("<") - text.count("</")  # at least the start tags
+    tags = _possible_starts(text)  # at least the start tags
     if tags > max_elements:
         return True
     if tags <= max_depth:
         return False
-    return tags * tags <= _PARSE_FIRST or counted_bound(text) > max_depth
+    return tags * tags <= _PARSE_FIRST or _counted(text) > max_depth
+
+
+#: ``[text, possible start tags, counted_bound or None]`` of the text
+#: :func:`_lexbor_parse` is checking, so that :func:`_needs_scan` and
+#: :func:`_parse_first` count it once (each scan of a 100 KB page costs
+#: about a tenth of its Lexbor parse). Found by identity, so another
+#: thread's text is never taken for this one.
+_COUNTS: list[list[Any] | None] = [None]
+
+
+def _possible_starts(text: str) -> int:
+    """Every ``<`` that opens no end tag: at least the start tags."""
+    c = _COUNTS[0]
+    if c is not None and c[0] is text:
+        return int(c[1])
+    return text.count("<") - text.count("</")
+
+
+def _counted(text: str) -> int:
+    """:func:`counted_bound` of ``text``, once per checked text."""
+    c = _COUNTS[0]
+    if c is not None and c[0] is text:
+        if c[2] is None:
+            c[2] = counted_bound(text)
+        return int(c[2])
+    return counted_bound(text)
 
 
 #: Pages of at most this many possible start tags × counted start tags are
@@ -750,11 +787,11 @@ def _parse_first(text: str, max_depth: int, max_elements: int) -> bool:
     case is cheap (:data:`_PARSE_FIRST`), and the tree it builds is checked
     (the built Document's depths in :func:`parse`, :func:`_deeper_than` in
     :func:`lexbor_parse`): scanned and parsed again only when deeper."""
-    tags = text.count("<") - text.count("</")
+    tags = _possible_starts(text)
     if tags > max_elements:
         return False
     # the counted start tags are at most the possible ones
-    return tags * tags <= _PARSE_FIRST or tags * counted_bound(text) <= _PARSE_FIRST
+    return tags * tags <= _PARSE_FIRST or tags * _counted(text) <= _PARSE_FIRST
 
 
 _DEEP_SELECTORS: dict[int, str] = {}

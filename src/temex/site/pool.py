@@ -53,6 +53,7 @@ from urllib.parse import unquote, urlsplit
 from selectolax.lexbor import LexborHTMLParser
 
 from ..errors import PageError, ParseError
+from ..page import kernel
 from ..page.dom import (
     DEFAULT_MAX_ELEMENTS,
     IGNORED_TAGS,
@@ -209,14 +210,30 @@ def vocabulary(doc: Document) -> frozenset[str]:
     cached = doc.__dict__.get("_vocabulary")
     if cached is not None:
         return cached  # type: ignore[no-any-return]
+    k = kernel.get()
+    if k is not None:  # the same loop, compiled
+        body = doc.body
+        vocab = frozenset(k.vocabulary(doc.tag, doc.id, doc.classes, body,
+                                       body + doc.size[body] if body >= 0 else body, _DIGITS))
+        doc.__dict__["_vocabulary"] = vocab
+        return vocab
     out: set[str] = set()
+    done: set[tuple[str, str, tuple[str, ...]]] = set()  # elements repeat their names
+    tags, ids, classes = doc.tag, doc.id, doc.classes
     for i in doc.in_body():
-        t = doc.tag[i]
+        t, id_, cs = tags[i], ids[i], classes[i]
+        if not id_ and not cs:
+            out.add(t)
+            continue
+        key = (t, id_, cs)
+        if key in done:
+            continue
+        done.add(key)
         out.add(t)
-        for c in doc.classes[i]:
+        for c in cs:
             out.add(t + "." + _DIGITS.sub("#", c))
-        if doc.id[i]:
-            out.add(t + "#" + _DIGITS.sub("#", doc.id[i]))
+        if id_:
+            out.add(t + "#" + _DIGITS.sub("#", id_))
     vocab = frozenset(out)
     doc.__dict__["_vocabulary"] = vocab
     return vocab

@@ -43,6 +43,12 @@ shared sites the results are identical (docs/BENCHMARKS.md). 100,000 siblings
 stay fast.
 
 Everything is iterative (an explicit stack), so 10,000-deep trees are fine.
+
+Compiled: for a relation whose key is the equality and that is local (``label``,
+the default, and ``strict``) the compiled kernel (:mod:`temex.page.kernel`,
+``etdm_exact``) runs the same algorithm, tie-breaks included, and returns the
+same mapping; :class:`_Aligner` is the reference and runs otherwise
+(tests/test_kernel.py compares the two).
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Hashable
 
+from ..page import kernel
 from ..page.dom import Document
 from .equality import Equality, TextEquality
 
@@ -74,6 +81,11 @@ def signatures(doc: Document, eq: Equality) -> list[int]:
         sig = doc.subtree_hash
     else:
         keys = eq.feature_list(doc)
+        k = kernel.get()
+        if k is not None:  # the same hashes, compiled
+            hashes: list[int] = k.key_signatures(keys, doc.children)
+            cache[eq.name] = hashes
+            return hashes
         sig = [0] * len(doc)
         children = doc.children
         for i in range(len(doc) - 1, -1, -1):
@@ -93,6 +105,13 @@ def etdm(d1: Document, d2: Document, eq: Equality | None = None, *, root1: int =
     eq = eq or TextEquality()
     if not len(d1) or not len(d2) or not eq.equal(d1, root1, d2, root2):
         return {}
+    k = kernel.get() if eq.local and eq.key_is_equality else None
+    if k is not None:  # the same alignment, compiled (``label``, ``strict``)
+        mapping: dict[int, int] = k.etdm_exact(
+            eq.keys(d1), signatures(d1, eq), d1.size, d1.children,
+            eq.keys(d2), signatures(d2, eq), d2.size, d2.children,
+            root1, root2, max_cells, PROXY_CELLS)
+        return mapping
     return _Aligner(d1, d2, eq, max_cells).run(root1, root2)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from hashlib import blake2b
 from typing import Any
 
-from ..page.blocks import Blocks, page_blocks
+from ..page.blocks import Blocks, key_hash, page_blocks
 from ..page.dom import Document
 
 __all__ = ["SITE_INDEX_VERSION", "SiteIndex", "key_hash", "page_fingerprint"]
@@ -23,21 +23,20 @@ __all__ = ["SITE_INDEX_VERSION", "SiteIndex", "key_hash", "page_fingerprint"]
 SITE_INDEX_VERSION = 1
 
 
-def key_hash(key: str) -> str:
-    """Stable hash of a normalised block text (blake2b, 8 bytes, hex): the form in
-    which a saved template stores the site's block texts."""
-    return blake2b(key.encode("utf-8", "replace"), digest_size=8).hexdigest()
-
-
 def page_fingerprint(doc: Document) -> str:
     """Stable fingerprint of a page's visible text (blake2b over the texts of its
-    blocks, not normalised): tells whether a page is one of the pages counted
-    by a :class:`SiteIndex`."""
-    h = blake2b(digest_size=8)
-    text = doc.text
-    for ps in page_blocks(doc).pieces:
-        h.update(" ".join(text[i] for i in ps).encode("utf-8", "replace") + b"\n")
-    return h.hexdigest()
+    blocks, not normalised, each followed by a newline): tells whether a page
+    is one of the pages counted by a :class:`SiteIndex`. Cached on the
+    document (a sample page is counted and then looked up)."""
+    cached = doc.__dict__.get("_fingerprint")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    joined = page_blocks(doc).joined
+    # one update of the whole text hashes what one update per block did
+    whole = "\n".join(joined) + "\n" if joined else ""
+    fp = blake2b(whole.encode("utf-8", "replace"), digest_size=8).hexdigest()
+    doc.__dict__["_fingerprint"] = fp
+    return fp
 
 
 class SiteIndex:
@@ -66,7 +65,7 @@ class SiteIndex:
             self.add(d)
 
     def _keys(self, blocks: Blocks) -> list[str]:
-        return [key_hash(k) for k in blocks.key] if self.hashed else blocks.key
+        return blocks.hashed_key if self.hashed else blocks.key
 
     def add(self, doc: Document) -> None:
         """Count the block texts of one more page. A page whose visible text
