@@ -37,6 +37,7 @@ from typing import Any
 
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
+from ..page.names import ancestor_counts, flagged_below, name_flags
 from .records import RecordLists, record_lists
 
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "POSITIVE_NAMES", "SITE_FEATURES",
@@ -165,9 +166,7 @@ def _page(doc: Document, blocks: Blocks) -> _Page:
     total = max(1, sc[body])
     par = [parent[d] if d != body else body for d in blocks.node]
     gpar = [parent[p] if p != body else body for p in par]
-    text = doc.text
-    btext = [" ".join(text[i] for i in ps) for ps in blocks.pieces]
-    words = [_WORD.findall(s.lower()) for s in btext]
+    btext, words = blocks.joined, blocks.words
     sent = []
     for s in btext:
         ends = s.rstrip()[-1:] in (".", "!", "?", ":", '"', "\u201d")
@@ -235,29 +234,23 @@ def _ancestors(doc: Document) -> tuple[list[int], list[int], list[int], list[boo
     positive name on it or its parent, its own negative name, and whether it
     is inside an element named like a comment section."""
     nn = len(doc)
-    tag, parent, ids, classes = doc.tag, doc.parent, doc.id, doc.classes
+    tag, parent = doc.tag, doc.parent
     body = doc.body
     bit = {t: 1 << k for k, t in enumerate(_ANC)}
-    anc, negc, posc = [0] * nn, [0] * nn, [0] * nn
-    posn, negself, posself, comm = [False] * nn, [False] * nn, [False] * nn, [False] * nn
-    # (negative, positive, comment) name verdicts once per distinct id/class set
+    anc = [0] * nn
     for i in range(body, body + doc.size[body]):
-        p = parent[i] if i != body else -1
-        t = tag[i]
-        m = anc[p] if p >= 0 else 0
-        key = "h" if t in _HEADING_TAGS else t
-        if key in bit:
-            m |= bit[key]
-        anc[i] = m
-        ng = ps = cm = False
-        if ids[i] or classes[i]:
-            ng, ps, cm = _name_verdicts(ids[i], classes[i])
-            posself[i] = ps
-        comm[i] = (comm[p] if p >= 0 else False) or cm
-        negself[i] = ng
-        negc[i] = (negc[p] if p >= 0 else 0) + ng
-        posc[i] = (posc[p] if p >= 0 else 0) + ps
-        posn[i] = ps or (p >= 0 and posself[p])
+        key = "h" if tag[i] in _HEADING_TAGS else tag[i]
+        anc[i] = (anc[parent[i]] if i != body else 0) | bit.get(key, 0)
+    # (negative, positive, comment) name verdicts once per distinct id/class
+    # set of the page (page.names), their counts down the tree
+    neg = name_flags(doc, lambda i, c: _name_verdicts(i, c)[0])
+    pos = name_flags(doc, lambda i, c: _name_verdicts(i, c)[1])
+    negc, posc = ancestor_counts(doc, neg), ancestor_counts(doc, pos)
+    comm = flagged_below(doc, name_flags(doc, lambda i, c: _name_verdicts(i, c)[2]))
+    negself = [bool(x) for x in neg]
+    posn = [False] * nn
+    for i in range(body, body + doc.size[body]):
+        posn[i] = bool(pos[i]) or (i != body and bool(pos[parent[i]]))
     return anc, negc, posc, posn, negself, comm
 
 
