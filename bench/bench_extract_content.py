@@ -154,6 +154,8 @@ def path_rows(data: Path) -> list[str]:
             folder_f1 += [token_prf(main_content.extract_content(p.doc, index).text(),
                                     p.gold)[2] for p in site.pages]
             batch_f1 += site_bench.batch_f1(site, ContentParams())
+        if not folder_f1:  # no site folder of 3 pages or more (one page a site)
+            continue
         lines.append(f"| {ds.name} | {len(folder_f1)} | {statistics.mean(folder_f1):.4f} "
                      f"| {statistics.mean(batch_f1):.4f} |")
     return lines

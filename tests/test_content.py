@@ -443,3 +443,48 @@ def test_code_keeps_the_spaces_between_highlighted_tokens() -> None:
     lines = c.text().splitlines()
     assert " 5 import toppra as ta" in lines and " 6 import numpy as np" in lines
     assert "import toppra as ta" in c.markdown()
+
+
+@needs_data
+def test_comment_thread_kept_under_a_template(tmp_path: Path) -> None:
+    """With a template mask (``extract -f content``, ``batch``, ``crawl``,
+    ``strip``) the rules keep one main subtree, the article; the comment
+    thread beside it is added, since comments are content by the data
+    convention (issue 22), and the reply form is not. ``--no-comments``
+    leaves the thread out. Through ``temex extract`` and ``temex batch`` on
+    real blog posts with comments."""
+    import shutil
+    import subprocess
+    import sys
+
+    assert DATA is not None
+    root = DATA / "sites" / "codare-wordpress" / "www"
+    key = root / "2006" / "09" / "17" / "zero-padding" / "index.html"
+    article, comment, form = "técnica do transbordo", "4.to_s.rjust", "Leave a Reply"
+    runs = {}
+    for extra in ([], ["--no-comments"]):
+        r = subprocess.run([sys.executable, "-m", "temex", "extract", str(key), "--pages-dir",
+                            str(root), "-f", "content", *extra],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        runs[bool(extra)] = r.stdout
+    assert article in runs[False] and comment in runs[False] and form not in runs[False]
+    assert article in runs[True] and comment not in runs[True]
+    # the batch path: a folder of posts fitted and stripped
+    posts = [p for p in sorted((root / "2006").rglob("index.html")) if p != key][:10]
+    site = tmp_path / "site"
+    site.mkdir()
+    for i, p in enumerate([*posts, key]):
+        shutil.copy(p, site / f"p{i}.html")
+    rows = {}
+    for extra in ([], ["--no-comments"]):
+        out = tmp_path / ("alone" if extra else "all")
+        r = subprocess.run([sys.executable, "-m", "temex", "batch", str(site), "-o", str(out),
+                            "-j", "1", "-q", *extra], capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        lines = [json.loads(x) for f in (out / "sites").glob("*.jsonl")
+                 for x in f.read_text().splitlines()]
+        rows[bool(extra)] = next(x["content"] for x in lines
+                                 if x["source"].endswith(f"p{len(posts)}.html"))
+    assert article in rows[False] and comment in rows[False]
+    assert article in rows[True] and comment not in rows[True]

@@ -50,6 +50,7 @@ from typing import Any
 
 from ..content.extract import extract_content
 from ..content.metadata import page_metadata
+from ..content.params import ContentParams
 from ..errors import ParseError
 from ..page.dom import IGNORED_TAGS, Document, parse
 from ..page.files import unusable
@@ -83,6 +84,7 @@ class BatchOptions:
     #: rule included): only when asked, since nothing else of a row needs that
     #: mask (the main content uses the template *text* mask)
     template_stats: bool = False
+    comments: bool = True     # --no-comments: comment threads left out of the content
 
 
 @dataclass
@@ -287,7 +289,8 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         else:
             tmask = text_mask(st, doc, cache=caches.setdefault(c, MatchCache()))
         member = index.member(doc) if index is not None else False
-        main = extract_content(doc, index, tmask, member=member)
+        main = extract_content(doc, index, tmask, ContentParams(comments=opt.comments),
+                               member=member)
         text = main.text()
         row: dict[str, Any] = {"url": e.url, "source": e.source, "site": task.site,
                                "template": f"{task.site}#c{c}" if st is not None else None,

@@ -8,6 +8,7 @@ import argparse
 from typing import Any
 
 from .common import (
+    add_comments_argument,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_PARTIAL,
@@ -54,6 +55,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     b.add_argument("--output-format", choices=("jsonl", "warc"), default="jsonl",
                    help="rows as JSONL (default) or WARC conversion records")
     b.add_argument("--no-markdown", action="store_true", help="omit the markdown field")
+    add_comments_argument(b)
     b.add_argument("--template-stats", action="store_true",
                    help="add stats.template_nodes: the elements of the page's template "
                         "(costs a full template match with the content-region rule)")
@@ -92,7 +94,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     opt = BatchOptions(sample=args.sample, n_pages=args.n_pages,
                        cluster_threshold=args.cluster_threshold, chunk=args.chunk,
                        output_format=args.output_format, markdown=not args.no_markdown,
-                       template=args.template, template_stats=args.template_stats)
+                       template=args.template, template_stats=args.template_stats,
+                       comments=args.comments)
     from .progress import Progress
 
     with Progress(None, "batch", "pages", quiet=args.quiet) as bar:

@@ -173,6 +173,14 @@ def add_guard_arguments(g: argparse._ActionsContainer, who: str = "temex") -> No
                         "repeatable. Every other private address stays refused")
 
 
+def add_comments_argument(p: argparse._ActionsContainer) -> None:
+    """``--no-comments``, one name and one meaning on every command that
+    writes main content (``ContentParams.comments``)."""
+    p.add_argument("--no-comments", dest="comments", action="store_false",
+                   help="the article alone: leave out comment sections and the replies of "
+                        "a thread (default: kept, as the page's own content)")
+
+
 def guard_settings(args: argparse.Namespace) -> tuple[bool, tuple[str, ...]]:
     """``(allow_private, guard_allow)`` of :func:`add_guard_arguments`' flags."""
     return bool(getattr(args, "allow_private", False)), tuple(getattr(args, "allow_host", ()))

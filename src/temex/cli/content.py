@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_FAILED, EXIT_OK, is_stdio, read_input, say
+from .common import EXIT_FAILED, EXIT_OK, is_stdio, read_input, say, add_comments_argument
 
 if TYPE_CHECKING:
     from ..content.extract import Content
@@ -48,9 +48,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--front-matter", action="store_true",
                    help="with -f markdown: the page's metadata (title, authors, date, site "
                         "name, language, canonical URL, description) first as YAML front matter")
-    p.add_argument("--no-comments", dest="comments", action="store_false",
-                   help="the article alone: leave out comment sections and the replies of "
-                        "a thread (default: kept where the page is about them)")
+    add_comments_argument(p)
     p.add_argument("--etdm", type=int, default=0, metavar="K",
                    help="also fit the ETDM template of each page against its K most "
                         "similar pages (slower; default 0: repeated-text evidence only)")

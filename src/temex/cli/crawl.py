@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from .common import (
+    add_comments_argument,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_PARTIAL,
@@ -61,6 +62,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="record a page as a duplicate of an earlier one when its main text is "
                         "the same or the resemblance (Jaccard) of their word 3-shingles is at "
                         "least R, in (0, 1] (default 0.95)")
+    add_comments_argument(g)
     g.add_argument("-n", "--n-pages", type=int, default=4,
                    help="pages compared with each template's key page (default 4)")
     g.add_argument("--cluster-threshold", type=float, default=0.5,
@@ -89,7 +91,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
                         warc=args.warc, dedupe=not args.no_dedupe,
                         near_dup_resemblance=args.near_dup, n_pages=args.n_pages,
                         cluster_threshold=args.cluster_threshold,
-                        site_index=args.site_index)
+                        site_index=args.site_index, comments=args.comments)
     _, summary = run_crawl(args.url, args.output, opts, progress=not args.quiet)
     if not summary["usable"]:  # said even with --quiet
         first = next((n for n in summary.get("first_errors", [])), "")

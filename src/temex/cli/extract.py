@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..content.formats import FORMATS
 from .candidates import add_explore_arguments, check_target, is_url, url_limits, url_options
 from .common import (
+    add_comments_argument,
     DEFAULT_CS_SIZE,
     EXIT_FAILED,
     EXIT_INCOMPLETE,
@@ -74,6 +75,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     out.add_argument("-f", "--format", choices=FORMATS, default="content",
                      help="output format (default: content, the main text; annotated: the "
                           "key page's HTML with template_node classes)")
+    add_comments_argument(out)
     out.add_argument("--front-matter", action="store_true",
                      help="with -f markdown: the page's metadata (title, authors, date, site "
                           "name, language, canonical URL, description) first as YAML front "
@@ -84,12 +86,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return ex
 
 
-def _output(model: TemplateModel, fmt: str, front_matter: bool) -> str:
+def _output(model: TemplateModel, fmt: str, front_matter: bool, comments: bool = True) -> str:
     """``render(model, fmt)``; with ``front_matter`` (markdown), the key
-    page's metadata first (nothing taken from its template)."""
+    page's metadata first (nothing taken from its template); ``comments``:
+    ``--no-comments`` leaves comment threads out of the main content."""
+    from ..content.params import ContentParams
     from ..content.render import render
 
-    text = render(model, fmt)
+    text = render(model, fmt, ContentParams(comments=comments))
     if front_matter:
         from ..content.metadata import front_matter as yaml_head
         from ..content.metadata import page_metadata
@@ -133,7 +137,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         say(f"skipped {e['page']}: {e['error']}")
     if model.fallback:
         say(f"page-level fallback: {model.fallback}", "extract")
-    write_output(_output(model, args.format, args.front_matter), args.output)
+    write_output(_output(model, args.format, args.front_matter, args.comments), args.output)
     asked = args.n_pages
     if args.pages_dir and asked and len(model.pages) < asked and not model.fallback:
         say(f"asked for {asked} candidate pages, {len(model.pages)} usable found in "
@@ -205,7 +209,7 @@ def _extract_url(args: argparse.Namespace) -> int:
             line.done()
     for err in result.exploration.errors:
         say(f"skipped {err.page}: {err.error}")
-    write_output(_output(result.model, args.format, args.front_matter), args.output)
+    write_output(_output(result.model, args.format, args.front_matter, args.comments), args.output)
     ex = result.exploration
     if not ex.complete and args.n_pages and not result.model.fallback:
         say(f"asked for {ex.n} pages sharing the template, found {len(ex.cs)} within "
@@ -275,7 +279,7 @@ def _extract_list(args: argparse.Namespace) -> int:
             why = str(e) or type(e).__name__
             failed.append((url, why.removeprefix(f"{url}: ")))
             continue
-        text = _output(result.model, args.format, args.front_matter)
+        text = _output(result.model, args.format, args.front_matter, args.comments)
         if out_dir is None:
             if len(urls) > 1:
                 sys.stdout.write(f"==> {url} <==\n")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import (
+    add_comments_argument,
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
@@ -31,6 +32,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     st.add_argument("--template", required=True, metavar="FILE", help="saved template JSON (- : stdin)")
     st.add_argument("-f", "--format", choices=STRIP_FORMATS, default="content",
                     help="output format (default: content)")
+    add_comments_argument(st)
     st.add_argument("-o", "--output", metavar="OUT",
                     help="file (one page) or folder (several pages, or a path ending in /): "
                          "each page is written at its path relative to the pages' common "
@@ -64,6 +66,7 @@ def output_names(pages: list[str], suffix: str) -> dict[str, Path]:
 
 def cmd_strip(args: argparse.Namespace) -> int:
     from ..content.extract import main_content
+    from ..content.params import ContentParams
     from ..content.render import render
     from ..template.saved import SavedTemplate, strip
 
@@ -102,7 +105,7 @@ def cmd_strip(args: argparse.Namespace) -> int:
         done += 1
         if args.format in ("content", "markdown", "html"):
             # main content: template text mask + the saved site index (temex.content)
-            main = main_content(saved, doc)
+            main = main_content(saved, doc, ContentParams(comments=args.comments))
             text = {"content": main.text, "markdown": main.markdown,
                     "html": main.html}[args.format]() + "\n"
         else:

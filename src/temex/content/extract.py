@@ -50,7 +50,7 @@ from ..template.site_index import SiteIndex
 from .candidates import Candidates, candidates, repeated_text
 from .output import Content
 from .params import ContentParams
-from .records import comment_blocks
+from .records import comment_blocks, comment_thread
 from .rules import NEGATIVE_NAMES, rule_signals, select_blocks
 
 __all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
@@ -93,6 +93,10 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     if not params.comments:
         drop = comment_blocks(doc, cand.blocks, chosen)
         chosen = [b for b in chosen if b not in drop]
+    elif cand.masked:
+        # the rules keep one main subtree; a thread beside the article is
+        # added (comments are content by the data convention, issue 22)
+        chosen = sorted(set(chosen) | comment_thread(doc, cand.blocks, chosen, cand.boiler))
     reason = "" if chosen else "every text block is boilerplate"
     return Content(doc, cand.blocks, chosen, region, reason, stats)
 

@@ -244,6 +244,32 @@ def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[
     return {b for b in chosen if inside[blocks.node[b]]}
 
 
+def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
+                   boiler: Sequence[bool]) -> set[int]:
+    """The blocks of the page's comment thread, to add to ``chosen`` when
+    comments are content (the data convention: comments themselves are
+    content, their form is template; ``--no-comments`` turns this off). A
+    block is one when it lies inside a comment-named section
+    (:func:`comment_sections`) that starts after the *anchor* (the chosen
+    block with the most non-link text: the article, which the thread
+    follows) and does not hold it, it is not the site's (``boiler``:
+    repeated text or the template mask: a sidebar's "recent comments"
+    widget) and no ``form`` holds it (the reply form). The main-block
+    choice keeps one subtree, and the thread sits beside the article, not
+    under it. O(n)."""
+    if not chosen:
+        return set()
+    anchor = blocks.node[max(chosen, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
+    inside = comment_sections(doc)
+    body, parent, tag = doc.body, doc.parent, doc.tag
+    in_form = [False] * len(doc)
+    for i in range(body + 1, body + doc.size[body]):
+        in_form[i] = in_form[parent[i]] or tag[i] == "form"
+    return {b for b, d in enumerate(blocks.node)
+            if inside[d] and d > anchor and not boiler[b] and not in_form[d]
+            and not doc.is_ancestor(d, anchor)}
+
+
 def comment_sections(doc: Document) -> list[bool]:
     """Per element: inside a subtree whose ``id``/``class`` words start with
     a comment-section word (``comment``, ``disqus``, ``respond``, ``reply``).

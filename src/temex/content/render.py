@@ -35,6 +35,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 from ..page.dom import IGNORED_TAGS, Document, children_reversed
 from ..template.model import TemplateModel
 from .formats import FORMATS
+from .params import ContentParams
 from .text import markdown_text, text_lines
 
 __all__ = [
@@ -205,8 +206,10 @@ def report(model: TemplateModel, *, include_paths: bool = True) -> dict[str, Any
     return out
 
 
-def render(model: TemplateModel, fmt: str) -> str:
-    """Render ``model`` in one of :data:`FORMATS`."""
+def render(model: TemplateModel, fmt: str, params: ContentParams | None = None) -> str:
+    """Render ``model`` in one of :data:`FORMATS`; ``params`` choose the main
+    content of the ``content``, ``markdown``, ``html`` and ``json`` formats
+    (default :class:`~temex.content.params.ContentParams`)."""
     if fmt == "template":
         return template_html(model)
     if fmt == "annotated":
@@ -219,13 +222,14 @@ def render(model: TemplateModel, fmt: str) -> str:
 
         fn = {"content": main_content.content_text, "markdown": main_content.content_markdown,
               "html": main_content.content_html}[fmt]
-        return fn(model) + "\n"
+        return fn(model, params or ContentParams()) + "\n"
     if fmt == "json":
         from . import extract as main_content
         from .metadata import page_metadata
 
         out = report(model)
-        main = main_content.extract_content(model.key, None, model.template)
+        main = main_content.extract_content(model.key, None, model.template,
+                                            params or ContentParams())
         out["metadata"] = page_metadata(model.key, model.template)  # nothing from the template
         out["content"] = {"text": main.text(), "empty": not main.chosen,
                           "reason": main.reason or None}

@@ -31,8 +31,8 @@ class CrawlOptions:
     the raw responses in ``OUTDIR/responses.warc.gz``), ``site_index``
     (the repeated-text evidence: ``sample``, the first ``index_pages`` pages
     in crawl order, as ``temex batch`` does; ``all`` pages; ``none``),
-    ``detector``
-    (``VoteDetector`` parameters).
+    ``comments`` (``False``: ``--no-comments``, comment threads left out of
+    the main text), ``detector`` (``VoteDetector`` parameters).
     """
 
     scope: str | None = None
@@ -54,4 +54,5 @@ class CrawlOptions:
     site_index: str = "sample"
     index_pages: int = 24
     warc: bool = False
+    comments: bool = True
     detector: dict[str, Any] = field(default_factory=dict)

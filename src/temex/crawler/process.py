@@ -41,6 +41,7 @@ from typing import Any
 from ..batch.grouping import cluster
 from ..content.extract import Content, extract_content, main_content
 from ..content.metadata import FIELDS, front_matter, page_metadata
+from ..content.params import ContentParams
 from ..errors import ParameterError, ParseError
 from ..page.dom import Document, parse
 from ..page.files import unusable
@@ -266,10 +267,11 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         st = saved.get(c)
         main: Content
         if st is not None:
-            main = main_content(st, doc)
+            main = main_content(st, doc, ContentParams(comments=opts.comments))
             r.template = f"c{c}"
         else:
-            main = extract_content(doc, index, None, member=index.member(doc))
+            main = extract_content(doc, index, None, ContentParams(comments=opts.comments),
+                                   member=index.member(doc))
         r.text = main.text()
         r.markdown = main.markdown() if opts.output_format == "markdown" else r.text
         r.content_hash = blake2b(r.text.encode(), digest_size=12).hexdigest()
