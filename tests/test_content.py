@@ -488,3 +488,24 @@ def test_comment_thread_kept_under_a_template(tmp_path: Path) -> None:
                                  if x["source"].endswith(f"p{len(posts)}.html"))
     assert article in rows[False] and comment in rows[False]
     assert article in rows[True] and comment not in rows[True]
+
+
+@needs_data
+def test_one_line_rows_of_a_listing_are_its_content() -> None:
+    """A blog's category page lists its posts one line a row (a date and a
+    linked title in one block): under a template the rows are the page's
+    own records when that list alone is most of the page's own text (issue
+    25: every row was dropped as link text). Through ``temex extract``; the
+    sidebar lists of linked titles stay out (test above)."""
+    import subprocess
+    import sys
+
+    assert DATA is not None
+    root = DATA / "sites" / "bgbiao-hugo-zh" / "www"
+    key = root / "categories" / "golang" / "index.html"
+    r = subprocess.run([sys.executable, "-m", "temex", "extract", str(key), "--pages-dir",
+                        str(root), "-f", "content"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    rows = [line for line in r.stdout.splitlines() if line[:4].isdigit()]
+    assert len(rows) >= 8, r.stdout
+    assert "Golang中的逃逸分析" in r.stdout and "使用jwt-go验证API" in r.stdout

@@ -80,7 +80,10 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     products of a category are the page's content).
 
     Records: at least 3 siblings with the same tag and classes, each holding
-    at least 2 blocks, none holding more than half of the list's text (so
+    at least 2 blocks, or each one block with a link (a listing's one-line
+    row: a date and a linked title; issue 25: category pages of a blog lost
+    every row) where that list alone holds ``share`` of the page-specific
+    text, none holding more than half of the list's text (so
     that a page's header / main / footer wrappers are no list), with one
     scaffolding (:func:`alike`: a sidebar's different widgets are no list,
     even where the site index has not seen their text). The list is
@@ -90,7 +93,8 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     page's lists together hold at least ``share`` of its page-specific text
     (a listing page's rows are most of the page). Without site evidence nothing
     tells page-specific text from repeated, so the rule needs it
-    (:func:`temex.content.rules.rule_signals`). A list inside a negatively
+    (:func:`temex.content.rules.rule_signals`). One-line rows are never the
+    anchor's list (a thread's posts have more than a line). A list inside a negatively
     named subtree (``named``: user comments, related items) is not the page's
     own."""
     n = len(doc)
@@ -102,7 +106,11 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     out = [False] * n
     if total <= 0:
         return out
-    tag, classes = doc.tag, doc.classes
+    tag, classes, parent = doc.tag, doc.classes, doc.parent
+    linked = [False] * n  # holds a link
+    for i in range(end - 1, body, -1):
+        if linked[i] or tag[i] == "a":
+            linked[i] = linked[parent[i]] = True
     inside = [False] * n  # inside a record of a list found before (pre-order)
     own: list[int] = []      # records of the anchor's list
     others: list[int] = []   # records of the other lists
@@ -110,11 +118,13 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     for p in range(body, end):
         if inside[p] or len(doc.children[p]) < 3 or (named is not None and named[p]):
             continue
-        groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+        # records of two blocks or more; apart, linked records of one block
+        # (a listing's row: a date and a linked title in one line)
+        groups: dict[tuple[bool, str, tuple[str, ...]], list[int]] = {}
         for c in doc.children[p]:
-            if nb[c] >= 2:
-                groups.setdefault((tag[c], classes[c]), []).append(c)
-        for members in groups.values():
+            if nb[c] >= 2 or (nb[c] == 1 and linked[c]):
+                groups.setdefault((nb[c] == 1, tag[c], classes[c]), []).append(c)
+        for (single, _, _), members in groups.items():
             if len(members) < 3:
                 continue
             g_ch = sum(ch[c] for c in members)
@@ -122,10 +132,16 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
             if (2 * max(ch[c] for c in members) > g_ch or 2 * g_mine < g_ch
                     or not alike(doc, members)):
                 continue
+            holds_anchor = anchor >= 0 and any(doc.is_ancestor(c, anchor) for c in members)
+            # one-line rows are no thread of posts, and they are a listing
+            # only where that list alone is most of the page (a sidebar's
+            # lists of linked titles and categories are one-line rows too)
+            if single and (holds_anchor or g_mine < share * total):
+                continue
             for c in members:
                 for i in range(c, c + doc.size[c]):
                     inside[i] = True
-            if anchor >= 0 and any(doc.is_ancestor(c, anchor) for c in members):
+            if holds_anchor:
                 own += members
             else:
                 others += members
