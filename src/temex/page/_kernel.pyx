@@ -1069,6 +1069,16 @@ cdef class _Tree:
         free(self.key); free(self.sig); free(self.size); free(self.cstart); free(self.clist)
 
 
+cdef int _grow(void **block, size_t nbytes) except -1:
+    """``realloc`` of ``block[0]`` to ``nbytes``; MemoryError, the old block
+    kept, when it fails (the aligner's growable pair arrays)."""
+    cdef void *grown = realloc(block[0], nbytes)
+    if grown == NULL:
+        raise MemoryError()
+    block[0] = grown
+    return 0
+
+
 cdef class _Aligner:
     """:class:`temex.template.mapping._Aligner` for a relation whose key is
     the equality and that is local (``label``, ``strict``): the same
@@ -1153,54 +1163,30 @@ cdef class _Aligner:
         return 0
 
     cdef int add_pair(self, Py_ssize_t i, Py_ssize_t j) except -1:
-        cdef void *g1
-        cdef void *g2
         if self.pairs_len == self.pairs_cap:
             self.pairs_cap = 2 * self.pairs_cap + 256
-            g1 = realloc(<void *> self.pi, self.pairs_cap * sizeof(int))
-            if g1 == NULL:
-                raise MemoryError()
-            self.pi = <int *> g1
-            g2 = realloc(<void *> self.pj, self.pairs_cap * sizeof(int))
-            if g2 == NULL:
-                raise MemoryError()
-            self.pj = <int *> g2
+            _grow(<void **> &self.pi, self.pairs_cap * sizeof(int))
+            _grow(<void **> &self.pj, self.pairs_cap * sizeof(int))
         self.pi[self.pairs_len] = <int> i
         self.pj[self.pairs_len] = <int> j
         self.pairs_len += 1
         return 0
 
     cdef int add_cand(self, Py_ssize_t x, Py_ssize_t y) except -1:
-        cdef void *g1
-        cdef void *g2
         if self.cand_len == self.cand_cap:
             self.cand_cap = 2 * self.cand_cap + 256
-            g1 = realloc(<void *> self.cx, self.cand_cap * sizeof(Py_ssize_t))
-            if g1 == NULL:
-                raise MemoryError()
-            self.cx = <Py_ssize_t *> g1
-            g2 = realloc(<void *> self.cy, self.cand_cap * sizeof(Py_ssize_t))
-            if g2 == NULL:
-                raise MemoryError()
-            self.cy = <Py_ssize_t *> g2
+            _grow(<void **> &self.cx, self.cand_cap * sizeof(Py_ssize_t))
+            _grow(<void **> &self.cy, self.cand_cap * sizeof(Py_ssize_t))
         self.cx[self.cand_len] = x
         self.cy[self.cand_len] = y
         self.cand_len += 1
         return 0
 
     cdef int add_result(self, Py_ssize_t i, Py_ssize_t j) except -1:
-        cdef void *g1
-        cdef void *g2
         if self.r_len == self.r_cap:
             self.r_cap = 2 * self.r_cap + 256
-            g1 = realloc(<void *> self.ri, self.r_cap * sizeof(int))
-            if g1 == NULL:
-                raise MemoryError()
-            self.ri = <int *> g1
-            g2 = realloc(<void *> self.rj, self.r_cap * sizeof(int))
-            if g2 == NULL:
-                raise MemoryError()
-            self.rj = <int *> g2
+            _grow(<void **> &self.ri, self.r_cap * sizeof(int))
+            _grow(<void **> &self.rj, self.r_cap * sizeof(int))
         self.ri[self.r_len] = <int> i
         self.rj[self.r_len] = <int> j
         self.r_len += 1
