@@ -8,11 +8,12 @@ import argparse
 from typing import Any
 
 from .common import (
-    add_comments_argument,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_PARTIAL,
     UsageError,
+    add_comments_argument,
+    add_quiet_arguments,
     fraction,
     is_stdio,
     os_reason,
@@ -59,11 +60,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     b.add_argument("--template-stats", action="store_true",
                    help="add stats.template_nodes: the elements of the page's template "
                         "(costs a full template match with the content-region rule)")
-    b.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress on stderr (failed pages are still counted there)")
-    b.add_argument("--quiet-errors", action="store_true",
-                   help="with -q, not even the count of failed pages (the exit status, 4, "
-                        "still says it)")
+    add_quiet_arguments(b)
     b.set_defaults(func=cmd_batch)
     return b
 

@@ -173,6 +173,17 @@ def add_guard_arguments(g: argparse._ActionsContainer, who: str = "temex") -> No
                         "repeatable. Every other private address stays refused")
 
 
+def add_quiet_arguments(p: argparse._ActionsContainer) -> None:
+    """``-q`` and ``--quiet-errors`` of the commands that report failed pages
+    (``batch``, ``crawl``): the count of failures stays on stderr under
+    ``-q``; the exit status says it in any case."""
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress on stderr (failed pages are still counted there)")
+    p.add_argument("--quiet-errors", action="store_true",
+                   help="with -q, not even the count of failed pages (the exit status, 4, "
+                        "still says it)")
+
+
 def add_comments_argument(p: argparse._ActionsContainer) -> None:
     """``--no-comments``, one name and one meaning on every command that
     writes main content (``ContentParams.comments``)."""

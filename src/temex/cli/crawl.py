@@ -7,11 +7,12 @@ import argparse
 from typing import Any
 
 from .common import (
-    add_comments_argument,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_PARTIAL,
+    add_comments_argument,
     add_guard_arguments,
+    add_quiet_arguments,
     guard_settings,
     say,
 )
@@ -70,11 +71,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--site-index", choices=("sample", "all", "none"), default="sample",
                    help="repeated-text evidence from the first 24 pages (default, as temex "
                         "batch), from every page, or none")
-    c.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress on stderr (failed pages are still counted there)")
-    c.add_argument("--quiet-errors", action="store_true",
-                   help="with -q, not even the count of failed pages (the exit status, 4, "
-                        "still says it)")
+    add_quiet_arguments(c)
     c.set_defaults(func=cmd_crawl)
     return c
 
