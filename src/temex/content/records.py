@@ -29,6 +29,7 @@ from itertools import pairwise
 
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
+from ..page.names import flagged_below, name_flags
 
 _WORDS = re.compile(r"[^a-z]+")
 
@@ -253,10 +254,10 @@ def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[
     anchor = blocks.node[max(chosen, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
     body = doc.body
     parent = doc.parent
+    named = name_flags(doc, _comment_named, body + 1)
     inside = [False] * len(doc)
     for i in range(body + 1, body + doc.size[body]):
-        inside[i] = inside[parent[i]] or (_comment_named(doc, i)
-                                          and not doc.is_ancestor(i, anchor))
+        inside[i] = inside[parent[i]] or (bool(named[i]) and not doc.is_ancestor(i, anchor))
     return {b for b in chosen if inside[blocks.node[b]]}
 
 
@@ -292,27 +293,14 @@ def comment_sections(doc: Document) -> list[bool]:
     Whether comments are content is a convention (``--no-comments``), so a
     comment thread is never the page's main records
     (:func:`temex.content.rules.rule_signals`). O(n)."""
-    inside = [False] * len(doc)
     if doc.body < 0:
-        return inside
-    parent, ids, classes = doc.parent, doc.id, doc.classes
-    memo: dict[tuple[str, tuple[str, ...]], bool] = {}  # names repeat on a page
-    for i in range(doc.body + 1, doc.body + doc.size[doc.body]):
-        if inside[parent[i]]:
-            inside[i] = True
-        elif ids[i] or classes[i]:
-            key = (ids[i], classes[i])
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = _comment_named(doc, i)
-            inside[i] = v
-    return inside
+        return [False] * len(doc)
+    return flagged_below(doc, name_flags(doc, _comment_named, doc.body + 1))
 
 
-def _comment_named(doc: Document, i: int) -> bool:
-    if not doc.id[i] and not doc.classes[i]:
-        return False
-    for value in (doc.id[i], *doc.classes[i]):
+def _comment_named(id_: str, classes: tuple[str, ...]) -> bool:
+    """An ``id`` or class word starts with a comment-section word."""
+    for value in (id_, *classes):
         low = value.lower()
         if not low.startswith("js-") and any(
                 w.startswith(_COMMENT_WORDS) for w in _WORDS.split(low) if w):

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
+from ..page.names import ancestor_counts, name_flags
 from .params import ContentParams
 from .records import anchor_element, comment_sections, own_records, teaser_records
 from .region import rules_region
@@ -45,10 +46,9 @@ _NAME_SPLIT = re.compile(r"[^a-z]+")
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
-def _negative_name(doc: Document, i: int) -> bool:
-    if not doc.id[i] and not doc.classes[i]:
-        return False
-    for value in (doc.id[i], *doc.classes[i]):
+def _negative_name(id_: str, classes: tuple[str, ...]) -> bool:
+    """An ``id`` or class word starts with a word of :data:`NEGATIVE_NAMES`."""
+    for value in (id_, *classes):
         low = value.lower()
         if low.startswith("js-"):  # behaviour hooks, not names of a part
             continue
@@ -79,19 +79,11 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     ``div.sidebar-hidden``)."""
     body = doc.body
     end = body + doc.size[body]
-    named = [0] * len(doc)
     parent = doc.parent
-    negative = [False] * len(doc)
-    memo: dict[tuple[str, tuple[str, ...]], bool] = {}  # names repeat on a page
-    ids, classes = doc.id, doc.classes
-    for i in range(body + 1, end):
-        if ids[i] or classes[i]:
-            key = (ids[i], classes[i])
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = _negative_name(doc, i)
-            negative[i] = v
-        named[i] = named[parent[i]] + negative[i]
+    # names judged once per distinct (id, classes) of the page, their counts
+    # down the tree (the anchor's weight divides by 4 per named ancestor)
+    negative = name_flags(doc, _negative_name, body + 1)
+    named = ancestor_counts(doc, negative)
     anchor = anchor_element(blocks, list(good), named) if any(good) else -1
     held = [0] * (len(doc) + 1)  # prefix counts of records' elements (pre-order)
     if records is not None:
@@ -100,7 +92,7 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     bad = [False] * len(doc)
     for i in range(body + 1, end):
         p = parent[i]
-        bad[i] = bad[p] or (negative[i] and not (anchor >= 0 and doc.is_ancestor(i, anchor))
+        bad[i] = bad[p] or (bool(negative[i]) and not (anchor >= 0 and doc.is_ancestor(i, anchor))
                             and held[i + doc.size[i]] == held[i])
     return bad
 
