@@ -28,6 +28,9 @@ import selectolax
 from temex.page import kernel
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from kernel_identity import outputs as _content
 
 
 def _built() -> bool:
@@ -116,25 +119,6 @@ def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("TEMEX_KERNEL", raising=False)
     module, why = kernel._load()
     assert module is None and "selectolax 9.9.9" in why and "pure-Python path" in why
-
-
-def _content(raw: bytes, name: str) -> list[Any]:
-    from temex.content.extract import extract_content
-    from temex.content.text import markdown_text, text_lines
-    from temex.errors import ParseError
-    from temex.page.dom import _FIELDS, parse
-
-    try:
-        doc = parse(raw, url="http://example.org/a/" + name)
-    except ParseError as e:
-        return ["error", str(e)]
-    main = extract_content(doc)
-    mask = [random.Random(len(raw) + i).random() < 0.5 for i in range(len(doc))]
-    # every 97th node: the Lexbor element found from the root has the node's address
-    found = [doc.node(i).mem_id == doc.address(i) for i in range(0, len(doc), 97)]
-    return [[getattr(doc, f) for f in _FIELDS], found,
-            main.chosen, main.text(), main.markdown(), text_lines(doc, mask, False),
-            markdown_text(doc, mask), doc.subtree_text(doc.body) if doc.body >= 0 else ""]
 
 
 @needs_kernel
