@@ -10,6 +10,8 @@ import importlib.util
 import json
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -60,12 +62,12 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def static_site(root: Path) -> Iterator[str]:
-    """Serve ``root`` on 127.0.0.1; yields the base URL (no trailing slash)."""
-    handler = functools.partial(_Handler, directory=str(root))
+def running(handler: Any) -> Iterator[str]:
+    """A threaded HTTP server of ``handler`` on a free port of 127.0.0.1, in
+    a thread; yields its base URL (no trailing slash), shuts it down after."""
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     t.start()
     try:
         yield f"http://127.0.0.1:{srv.server_address[1]}"
@@ -73,6 +75,13 @@ def static_site(root: Path) -> Iterator[str]:
         srv.shutdown()
         srv.server_close()
         t.join(5)
+
+
+@contextlib.contextmanager
+def static_site(root: Path) -> Iterator[str]:
+    """Serve ``root`` on 127.0.0.1; yields the base URL (no trailing slash)."""
+    with running(functools.partial(_Handler, directory=str(root))) as base:
+        yield base
 
 
 @contextlib.contextmanager
@@ -201,3 +210,45 @@ def make_js_site(root: Path) -> Path:
     for name, (title, text) in texts.items():
         (root / name).write_text(_JS_PAGE.format(title=title, text=text))
     return root
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def temex_serve(*args: str, env: dict[str, str] | None = None,
+                path: tuple[Path, ...] = ()) -> Iterator[str]:
+    """The real ``temex serve ARGS`` in a subprocess on a free port; yields
+    its base URL once ``/api/health`` answers ``ok``, stops it after.
+    ``env``: variables added to the environment; ``path``: folders put first
+    on its ``PYTHONPATH`` (before this tree's ``src``)."""
+    port = free_port()
+    child = dict(os.environ, **(env or {}))
+    child["PYTHONPATH"] = os.pathsep.join([*map(str, path), str(REPO / "src"),
+                                           child.get("PYTHONPATH", "")])
+    p = subprocess.Popen([sys.executable, "-m", "temex", "serve", "--port", str(port),
+                          "--log-level", "warning", *args], env=child,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/api/health", timeout=2) as r:
+                    health = json.loads(r.read())
+                break
+            except OSError:
+                if p.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("temex serve did not start: "
+                                       + (p.stderr.read().decode() if p.stderr else "")) from None
+                time.sleep(0.1)
+        assert health["status"] == "ok"
+        yield base
+    finally:
+        p.terminate()
+        p.wait(10)
+        if p.stderr:
+            p.stderr.close()

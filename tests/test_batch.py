@@ -46,6 +46,19 @@ def _pages() -> list[tuple[str, bytes]]:
     return out
 
 
+def _site_folders(src: Path) -> Path:
+    """``src`` holding a folder per site of :data:`SITES`, each with its first
+    4 Dragnet pages (the batch's folder input)."""
+    data = data_dir()
+    if data is None:
+        pytest.skip("shared data not found (set TEMEX_DATA)")
+    for site in SITES:
+        (src / site).mkdir(parents=True)
+        for f in sorted((data / "content" / "dragnet" / site).glob("*.html"))[:4]:
+            shutil.copy(f, src / site / f.name)
+    return src
+
+
 def _write_warc(path: Path, records: list[tuple[str, str, bytes, str, str]]) -> list[int]:
     """records: (warc type, url, payload, content type, http status); returns offsets."""
     from warcio.statusandheaders import StatusAndHeaders
@@ -150,14 +163,7 @@ def test_resume_skips_done_sites(corpus, tmp_path, capsys):
 
 
 def test_folder_input_and_warc_output(tmp_path):
-    data = data_dir()
-    if data is None:
-        pytest.skip("shared data not found (set TEMEX_DATA)")
-    src = tmp_path / "in"
-    for site in SITES:
-        (src / site).mkdir(parents=True)
-        for f in sorted((data / "content" / "dragnet" / site).glob("*.html"))[:4]:
-            shutil.copy(f, src / site / f.name)
+    src = _site_folders(tmp_path / "in")
     out = tmp_path / "out"
     s = run_batch([str(src)], out, BatchOptions(output_format="warc"), workers=1,
                   progress=False)
@@ -178,14 +184,7 @@ def test_template_stats_and_markdown_only_when_asked(tmp_path, capsys):
     ``stats.template_nodes``: computed with ``--template-stats`` alone, the
     rows otherwise equal; WARC records hold the same text as the JSONL rows
     (the WARC path skips Markdown and metadata, which it does not write)."""
-    data = data_dir()
-    if data is None:
-        pytest.skip("shared data not found (set TEMEX_DATA)")
-    src = tmp_path / "in"
-    for site in SITES:
-        (src / site).mkdir(parents=True)
-        for f in sorted((data / "content" / "dragnet" / site).glob("*.html"))[:4]:
-            shutil.copy(f, src / site / f.name)
+    src = _site_folders(tmp_path / "in")
     runs = {}
     for name, extra in (("plain", []), ("stats", ["--template-stats"]),
                         ("warc", ["--output-format", "warc"])):

@@ -19,12 +19,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from html.parser import HTMLParser
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
+from _webtools import running
 from conftest import DATA
 
 import temex
@@ -95,17 +96,11 @@ def serve(root: Path) -> Iterator[tuple[str, Server]]:
                 return  # never answered
             super().do_GET()
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
-    t = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", srv
-    finally:
-        srv.release.set()
-        httpd.shutdown()
-        httpd.server_close()
-        t.join(timeout=5)
+    with running(Handler) as base:
+        try:
+            yield base, srv
+        finally:
+            srv.release.set()  # a held request answers before the server stops
 
 
 def site_root(name: str) -> Path:

@@ -20,18 +20,16 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from _webtools import DEMO_WWW, HAVE_CHROMIUM, NO_CHROMIUM, request
+from _webtools import DEMO_WWW, HAVE_CHROMIUM, NO_CHROMIUM, request, running, temex_serve
 from conftest import REPO
 from fakedns.sitecustomize import fake_getaddrinfo
 
@@ -76,16 +74,8 @@ def site(root: Path = DEMO_WWW) -> Iterator[tuple[str, list[str]]]:
     """Serve ``root`` on 127.0.0.1; yields (base URL, request log)."""
     log: list[str] = []
     handler = functools.partial(type("H", (_Handler,), {"log": log}), directory=str(root))
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}", log
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join(5)
+    with running(handler) as base:
+        yield base, log
 
 
 class Trap(Blackhole):
@@ -301,40 +291,11 @@ def test_bad_allow_entries_are_usage_errors(entry: str, monkeypatch) -> None:  #
 
 # -- serve: the API, and --demo (item 2) -----------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def serve(*args: str, hosts: str = "") -> Iterator[str]:
-    """The real ``temex serve`` in a subprocess; yields its base URL."""
-    port = _free_port()
-    env = dict(os.environ, TEMEX_TEST_HOSTS=hosts)
-    env["PYTHONPATH"] = os.pathsep.join([str(FAKEDNS), str(REPO / "src"),
-                                         env.get("PYTHONPATH", "")])
-    p = subprocess.Popen([sys.executable, "-m", "temex", "serve", "--port", str(port),
-                          "--log-level", "warning", *args], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/api/health", timeout=2):
-                    break
-            except OSError:
-                if p.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("temex serve did not start: "
-                                       + (p.stderr.read().decode() if p.stderr else "")) from None
-                time.sleep(0.1)
-        yield base
-    finally:
-        p.terminate()
-        p.wait(10)
-        if p.stderr:
-            p.stderr.close()
+    """The real ``temex serve`` in a subprocess, names resolved by the fake
+    DNS (``TEMEX_TEST_HOSTS``); yields its base URL."""
+    yield from temex_serve(*args, env={"TEMEX_TEST_HOSTS": hosts}, path=(FAKEDNS,))
 
 
 def _job(app: str, url: str) -> tuple[int, dict[str, Any]]:

@@ -7,13 +7,13 @@ import asyncio
 import gzip
 import socket
 import struct
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
+from _webtools import running
 
 from temex.site.explore import explore
 from temex.site.sources.base import FetchResult, SyncSource
@@ -126,13 +126,8 @@ class Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-    srv.server_close()
+    with running(Handler) as base:
+        yield base
 
 
 def fetch(src: HttpSource, url: str) -> FetchResult:

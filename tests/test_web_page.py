@@ -7,13 +7,7 @@ Screenshots go to the test's tmp dir; ``TEMEX_SCREENSHOTS=docs/screenshots``
 
 from __future__ import annotations
 
-import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +16,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from _webtools import HAVE_CHROMIUM, NO_CHROMIUM, REPO
+from _webtools import HAVE_CHROMIUM, NO_CHROMIUM, REPO, temex_serve
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -34,49 +28,14 @@ SCREENSHOTS = {"page": (1280, 820), "template": (1280, 820), "content": (1280, 8
                "phone": (420, 900)}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _serve(*args: str) -> Iterator[str]:
-    port = _free_port()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")])
-    p = subprocess.Popen([sys.executable, "-m", "temex", "serve", "--port", str(port),
-                          "--log-level", "warning", *args], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/api/health", timeout=2) as r:
-                    health = json.loads(r.read())
-                break
-            except OSError:
-                if p.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("temex serve did not start: " +
-                                       (p.stderr.read().decode() if p.stderr else "")) from None
-                time.sleep(0.1)
-        assert health["status"] == "ok"
-        yield base
-    finally:
-        p.terminate()
-        p.wait(10)
-        if p.stderr:
-            p.stderr.close()
-
-
 @pytest.fixture(scope="module")
 def demo_app() -> Iterator[str]:
-    yield from _serve("--demo")
+    yield from temex_serve("--demo")
 
 
 @pytest.fixture(scope="module")
 def plain_app() -> Iterator[str]:
-    yield from _serve()
+    yield from temex_serve()
 
 
 @pytest.fixture(scope="module")
@@ -255,7 +214,7 @@ def scripted_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
 
     root = _scripted_site(tmp_path_factory.mktemp("scripted"))
     with static_site(root) as site:
-        for app in _serve("--allow-host", site.split("//", 1)[1]):
+        for app in temex_serve("--allow-host", site.split("//", 1)[1]):
             yield app, site
 
 
