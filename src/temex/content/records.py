@@ -267,9 +267,9 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
     comments are content (the data convention: comments themselves are
     content, their form is template; ``--no-comments`` turns this off). A
     block is one when it lies inside a comment-named section
-    (:func:`comment_sections`) that starts after the *anchor* (the chosen
-    block with the most non-link text: the article, which the thread
-    follows) and does not hold it, it is not the site's (``boiler``:
+    (:func:`comment_sections`) and comes after the *anchor* in document
+    order (the chosen block with the most non-link text: the article, which
+    the thread follows; so no ancestor of it), it is not the site's (``boiler``:
     repeated text or the template mask: a sidebar's "recent comments"
     widget) and no ``form`` holds it (the reply form). The main-block
     choice keeps one subtree, and the thread sits beside the article, not
@@ -283,8 +283,7 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
     for i in range(body + 1, body + doc.size[body]):
         in_form[i] = in_form[parent[i]] or tag[i] == "form"
     return {b for b, d in enumerate(blocks.node)
-            if inside[d] and d > anchor and not boiler[b] and not in_form[d]
-            and not doc.is_ancestor(d, anchor)}
+            if inside[d] and d > anchor and not boiler[b] and not in_form[d]}
 
 
 def comment_sections(doc: Document) -> list[bool]:
