@@ -487,3 +487,36 @@ def test_short_labels_follow_the_line_they_label() -> None:
     dfn = [i for i in key.in_body() if key.tag[i] == "dfn"]
     assert dfn and not any(on.template[i] for i in dfn)
     assert all(off.template[i] for i in dfn)
+
+
+def _message(n: int, subject: str, author: str, words: str) -> str:
+    # a mail archive's message page: no rel, no class names on the navigation
+    return (f"<html><head><title>{subject}</title></head><body><div class='head'>"
+            f"<h1>{subject}</h1><ul><li>This message: [ <a href='#body'>Message body</a> ]</li>"
+            f"<li>Related messages: [ <a href='{n + 1:04d}.html'>Next message</a> ] "
+            f"[ <a href='{n - 1:04d}.html'>Previous message</a> ]</li></ul>"
+            f"<p class='from'>From: <a href='/people/{author}.html'>{author}</a>, "
+            f"a list member since the spring</p>"
+            f"<div class='mail'><p>{words}</p><p>{words}</p></div></div>"
+            "<div class='foot'><a href='index.html'>thread</a> <a href='date.html'>date</a>"
+            "</div></body></html>")
+
+
+def test_series_links_between_title_and_text_stay_template() -> None:
+    """Issue 22 cause 4: between the title and the text, a list whose links
+    all lead to pages of the key page's own URL kind (``0101.html`` from
+    ``/list/0100.html``) is the series' previous / next navigation, though
+    its labels outweigh its links; the sender line, whose link leads to a
+    page of another kind, stays content (:func:`head_zone`)."""
+    key = parse(_message(100, "Re: many worlds", "wei", "one universe or many " * 15),
+                url="https://example.org/list/0100.html")
+    others = [parse(_message(n, f"Subject {n}", f"hal{n}", f"words of message {n} " * 15),
+                    url=f"https://example.org/list/{n:04d}.html") for n in (96, 1, 2)]
+    k = key
+    nav = k.tag.index("ul")
+    sender = next(i for i in k.in_body() if k.classes[i] == ("from",))
+    on = VoteDetector().fit(key, others).model_
+    assert on.votes[nav] == 3 and all(on.template[i] for i in k.descendants(nav))
+    assert not on.template[sender] and not on.template[k.tag.index("h1")]
+    off = VoteDetector(link_types=None).fit(key, others).model_
+    assert not any(off.template[i] for i in k.descendants(nav))

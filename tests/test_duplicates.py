@@ -46,7 +46,7 @@ def test_normalise_url_drops_session_and_sort_parameters() -> None:
 
 
 def test_url_pattern_abstracts_the_variable_parts() -> None:
-    from temex.site.pool import url_pattern
+    from temex.page.urls import url_pattern
     assert url_pattern("showthread.php-t=4331.html") == url_pattern("showthread.php-t=5.html")
     assert url_pattern("showthread.php-t=4331") != url_pattern("forumdisplay.php-f=14")
     assert url_pattern("p?id=3&s=2") == url_pattern("p?s=9&id=4") == "p?id=*&s=*"

@@ -26,7 +26,8 @@ from .duplicates import DEFAULT_DUPLICATE, normalise_url, variant_urls
 from .duplicates import variants_last as _variants_last
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
-from .pool import similarity, url_pattern
+from ..page.urls import url_kind, url_pattern
+from .pool import similarity
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
@@ -45,7 +46,7 @@ __all__ = [
     "load_document",
 ]
 
-#: Links of the key page's own kind (:func:`temex.site.pool.url_pattern`),
+#: Links of the key page's own kind (:func:`temex.page.urls.url_pattern`),
 #: then of its folder (:func:`sibling_pattern`), moved to the front of the
 #: link order (issue 9): a product is best compared with products, a
 #: collection with collections. Chosen leave-one-site-out among 0 and 3 with
@@ -139,12 +140,11 @@ class Exploration:
 
 
 def _kind(url: str) -> str:
-    parts = urlsplit(url)
-    return url_pattern(parts.path + ("?" + parts.query if parts.query else ""))
+    return url_kind(url)
 
 
 def sibling_pattern(url: str) -> str:
-    """The key page's folder as a pattern: :func:`temex.site.pool.url_pattern`
+    """The key page's folder as a pattern: :func:`temex.page.urls.url_pattern`
     of the parent path, any last segment with the same extension (and
     trailing slash): ``/collections/a.html`` and ``/collections/b.html`` are
     siblings, ``/collections/a/products/b.html`` is not."""
@@ -157,7 +157,7 @@ def sibling_pattern(url: str) -> str:
 
 def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     """``links`` with ``k`` links moved to the front, order otherwise kept:
-    those of the key page's kind (the same :func:`temex.site.pool.url_pattern`)
+    those of the key page's kind (the same :func:`temex.page.urls.url_pattern`)
     first, then its siblings (the same :func:`sibling_pattern`), as the
     offline pool does (:mod:`temex.site.pool`). A departure from the
     hyperlink paper's Alg. 1 (sortLinks), which orders by link relevance
@@ -257,7 +257,7 @@ def fill_pages(key: Document, pages: dict[str, Document], cs: list[str], n: int)
 
 def kin_pages(key_url: str, pages: dict[str, Document], n: int) -> list[str]:
     """The first ``n`` loaded pages (load order) of the key page's kind or
-    folder (:func:`temex.site.pool.url_pattern`, :func:`sibling_pattern`).
+    folder (:func:`temex.page.urls.url_pattern`, :func:`sibling_pattern`).
 
     Used for a leaf key page when :class:`SecondHop` brought pages: the hub
     pages loaded on the way (its course or forum page, the home page) are
@@ -342,7 +342,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         (:mod:`temex.site.duplicates`); None keeps copies.
     kind_first : int
         How many links of the key page's kind (same
-        :func:`temex.site.pool.url_pattern`), then of its folder, go first
+        :func:`temex.page.urls.url_pattern`), then of its folder, go first
         (issue 9: a product is best compared with products, a topic with
         topics; see ``DEFAULT_KIND_FIRST`` and :func:`kind_front`).
     fill : bool

@@ -63,6 +63,7 @@ from ..page.dom import (
     parse,
 )
 from ..page.files import _FEED_TAGS, html_files, read_page, real_path, unusable
+from ..page.urls import url_pattern
 from .duplicates import (
     _WORD,
     DEFAULT_DUPLICATE,
@@ -135,31 +136,6 @@ def _proximity(key_file: Path, files: Iterable[Path]) -> list[Path]:
 def page_path(f: Path) -> Path:
     """The URL-like path of a mirrored file: ``a/b/index.html`` → ``a/b``."""
     return f.parent if f.name.lower() in ("index.html", "index.htm") else f.with_suffix("")
-
-
-_HASHLIKE = re.compile(r"(?i)\b(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b")
-
-
-def url_pattern(path: str) -> str:
-    """A URL path (or mirrored file path) with its variable parts abstracted
-    (issue 9): hash-like hex runs become ``*``, digit runs ``#``, a slug
-    segment (three or more words joined by ``-``) ``*`` (its extension
-    kept), query values ``*``: ``showthread.php?t=4331`` and
-    ``showthread.php-t=5888.html`` give the pattern of their kind,
-    ``forumdisplay.php-f=#.html`` another; ``/products/blue-pillow-case.html``
-    and ``/products/white-bed-sheet.html`` one."""
-    base, _, query = path.partition("?")
-    segments = []
-    for seg in _DIGITS.sub("#", _HASHLIKE.sub("*", base)).split("/"):
-        stem, dot, ext = seg.rpartition(".") if "." in seg else (seg, "", "")
-        if len([w for w in stem.split("-") if w]) >= 3:
-            seg = "*" + dot + ext
-        segments.append(seg)
-    base = "/".join(segments)
-    if query:
-        keys = sorted(kv.split("=", 1)[0] for kv in query.split("&") if kv)
-        base += "?" + "&".join(k + "=*" for k in keys)
-    return base
 
 
 def candidate_order(key: Document, key_file: Path, root: Path,

@@ -40,6 +40,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from ...page.blocks import BLOCK_TAGS, norm_key
 from ...page.dom import Document
+from ...page.urls import url_kind
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
@@ -524,7 +525,7 @@ def query_widgets(doc: Document, template: Sequence[bool], region: int,
 
 def head_zone(doc: Document, template: list[bool], region: int,
               seen: Collection[str] = (), site_titles: Sequence[str] = (),
-              query_forms: bool = True) -> list[bool]:
+              query_forms: bool = True, series_links: bool = True) -> list[bool]:
     """Inside the content region, in place: template between the page's
     title heading and its main text is content (our rule, issue 9 cause 5).
     Chrome inside a content region sits at its edges (breadcrumbs before
@@ -540,7 +541,15 @@ def head_zone(doc: Document, template: list[bool], region: int,
     With ``query_forms`` (issue 22), a subtree holding a form that queries
     (:func:`query_forms`: a search panel, a filter or sorting bar) stays
     template: it leads to other pages of the site, where an order form that
-    posts a product's options is the product's own."""
+    posts a product's options is the product's own.
+
+    With ``series_links`` (issue 22 cause 4), a subtree whose links to other
+    pages all lead to pages of the key page's own URL kind
+    (:func:`temex.page.urls.url_kind`: ``0101.html`` from ``0100.html``)
+    stays template too: the previous / next / in-reply-to links of a series,
+    which a byline, a price or an order form never are; the
+    :data:`CHROME_LINK_TYPES` of :func:`link_type_chrome` told by their
+    targets where the page gives no ``rel``."""
     ignored = doc.ignored_mask()
     inside = doc.descendants(region)
     titles = [t for t in title_nodes(doc, template, seen, site_titles)
@@ -570,11 +579,13 @@ def head_zone(doc: Document, template: list[bool], region: int,
         return template
     chars, links = _tagged_text(doc, region, _LINK)  # link text below each node
     queries = find_query_forms(doc, region) if query_forms else []
+    own_kind = url_kind(doc.url) if series_links and doc.url else None
     i = start
     while i < body:
         if template[i] and not ignored[i] and i + doc.size[i] <= body:
             if chars[i] and links[i] <= ZONE_LINK_SHARE * chars[i] and not any(
-                    doc.is_ancestor(i, q) for q in queries):
+                    doc.is_ancestor(i, q) for q in queries) and not (
+                    series_links and _series_navigation(doc, i, own_kind)):
                 for j in doc.descendants(i):
                     template[j] = False
             i += doc.size[i]
@@ -586,6 +597,24 @@ def head_zone(doc: Document, template: list[bool], region: int,
                 break
             template[a] = False
     return template
+
+
+def _series_navigation(doc: Document, i: int, own_kind: str | None) -> bool:
+    """Whether ``i`` holds links to other pages and all of them lead to pages
+    of URL kind ``own_kind`` (:func:`head_zone`). O(size of ``i``)."""
+    if own_kind is None:
+        return False
+    away = 0
+    for j in doc.descendants(i):
+        if doc.tag[j] != "a":
+            continue
+        href = (dict(doc.attrs[j]).get("href") or "").strip()
+        if not href or href.startswith("#"):
+            continue
+        if url_kind(href, doc.url) != own_kind:
+            return False
+        away += 1
+    return away > 0
 
 
 #: HTML link types (the HTML standard's ``rel`` keywords) of a page kind's
@@ -866,7 +895,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     if closure:
         out[region] = False
         if title:
-            head_zone(doc, out, region, seen, site_titles, query_forms)
+            head_zone(doc, out, region, seen, site_titles, query_forms,
+                      series_links=link_types is not None)
         refine_region(doc, out, region, record_share, seen)
     if closure:
         follow_parent(doc, out, region)
