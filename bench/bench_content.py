@@ -49,7 +49,7 @@ from content_sets import dataset_names, pages_by_site  # noqa: E402
 from selectolax.lexbor import LexborHTMLParser  # noqa: E402
 
 from temex.content.extract import ContentParams, extract_content  # noqa: E402
-from temex.content.render import _elements  # noqa: E402
+from temex.content.render import clone_tree  # noqa: E402
 from temex.page.blocks import page_blocks  # noqa: E402
 from temex.page.dom import Document, parse  # noqa: E402
 from temex.page.tokens import token_prf  # noqa: E402
@@ -123,8 +123,7 @@ def without_template(doc: Document, index: SiteIndex, params: ContentParams) -> 
         p = doc.parent[i]
         total[p] += total[i]
         boiler[p] += boiler[i]
-    copy = doc.parser.clone()  # type: ignore[union-attr]
-    els = _elements(copy.root)
+    copy, els = clone_tree(doc)  # a doctype Lexbor cannot clone is dropped there
     i = body + 1
     end = body + doc.size[body]
     drop = []

@@ -43,6 +43,7 @@ __all__ = [
     "KIND_CLASS",
     "TEMPLATE_CLASS",
     "annotated_html",
+    "clone_tree",
     "content_html",
     "content_markdown",
     "content_text",
@@ -74,7 +75,10 @@ def _elements(root: LexborNode) -> list[LexborNode]:
     return out
 
 
-def _clone(doc: Document) -> tuple[LexborHTMLParser, list[LexborNode]]:
+def clone_tree(doc: Document) -> tuple[LexborHTMLParser, list[LexborNode]]:
+    """A copy of ``doc``'s Lexbor tree and its elements in the Document's
+    order, to edit without touching ``doc`` (the renderers, the web view,
+    the benchmarks' template-stripped pages)."""
     if doc.parser is None:
         raise ValueError("the key page has no parse tree to render")
     try:
@@ -113,7 +117,7 @@ def annotated_html(model: TemplateModel) -> str:
     """Key page with class ``template_node`` on every template element of body,
     and ``template_kind`` too on the template of the page kind."""
     doc = model.key
-    copy, els = _clone(doc)
+    copy, els = clone_tree(doc)
     kind = model.kind_template
     for i in doc.in_body():
         if model.template[i]:
@@ -127,7 +131,7 @@ def annotated_html(model: TemplateModel) -> str:
 def template_html(model: TemplateModel) -> str:
     """Key page with non-template body elements hidden (``visibility:hidden``)."""
     doc = model.key
-    copy, els = _clone(doc)
+    copy, els = clone_tree(doc)
     for i in doc.in_body():
         if doc.tag[i] in IGNORED_TAGS:
             continue

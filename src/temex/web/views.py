@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import re
 
-from ..content.render import TEMPLATE_CLASS, _clone, _serialize
+from ..content.render import TEMPLATE_CLASS, _serialize, clone_tree
 from ..template.model import TemplateModel
 
 __all__ = ["CONTENT_CLASS", "VIEWS", "style_view", "view_base", "view_html"]
@@ -58,7 +58,7 @@ def view_base(model: TemplateModel, base_url: str | None = None) -> str:
     the view's ``<style>``: one string serves every view (:func:`style_view`),
     so a finished job keeps this instead of its parsed pages."""
     doc = model.key
-    copy, els = _clone(doc)
+    copy, els = clone_tree(doc)
     content_roots = set(model.content_roots())
     for i in doc.in_body():
         cls = None
