@@ -109,18 +109,26 @@ def test_site_evidence_is_used() -> None:
 
 @needs_data
 def test_site_level_is_the_page_level_less_repeated_text() -> None:
-    """Folder mode on big9's cnn (ContentParams.site_page): the rules with site
-    evidence keep a caption line that the gold leaves out; the page scorer,
-    with the site's repeated text removed, does not."""
+    """Folder mode on big9's cnn (ContentParams.site_page): the site level
+    keeps what the page scorer keeps less the blocks the site's other pages
+    repeat ("WATCH", "YOUR E-MAIL ALERTS"), which the gold leaves out
+    (token F1 0.975 -> 0.979 with the model of issue 23's names rule;
+    earlier models kept a caption line here that the rules with site
+    evidence kept too)."""
     assert DATA is not None
     files = sorted((DATA / "content" / "big9" / "cnn").glob("*.html"))[:12]
     docs = [parse(f.read_bytes(), url=str(f)) for f in files]
     idx = SiteIndex(docs)
     gold = files[1].with_suffix(".txt").read_text(encoding="utf-8")
     c = extract_content(docs[1], idx)
-    rules = extract_content(docs[1], idx, params=ContentParams(site_page=0))
+    page = extract_content(docs[1], None)
     assert c.stats == {"scorer": "page", "site": "repeated text removed"}
-    assert token_prf(c.text(), gold)[2] > token_prf(rules.text(), gold)[2] + 0.01
+    assert page.blocks is not None
+    dropped = set(page.chosen) - set(c.chosen)
+    repeated = idx.counts(page.blocks, True)
+    assert set(c.chosen) <= set(page.chosen) and dropped
+    assert all(repeated[b] > 0 for b in dropped)
+    assert token_prf(c.text(), gold)[2] > token_prf(page.text(), gold)[2]
 
 
 @needs_data

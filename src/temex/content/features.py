@@ -37,8 +37,8 @@ from typing import Any
 
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
-from ..page.names import ancestor_counts, flagged_below, name_flags
-from .records import RecordLists, record_lists
+from ..page.names import ancestor_counts, flagged_below, name_flags, part_flags
+from .records import COMMENT_WORDS, RecordLists, record_lists
 
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "POSITIVE_NAMES", "SITE_FEATURES",
            "block_features", "context_features", "logit"]
@@ -116,22 +116,25 @@ _NEG_WORDS = frozenset(_NEGATIVE[29:])
 
 
 @lru_cache(maxsize=4096)
-def _name_verdicts(id_: str, classes: tuple[str, ...]) -> tuple[bool, bool, bool]:
-    """(negative, positive, comment-like) verdicts of an element's ``id`` and
-    classes, cached across pages: a site repeats its names on every page
-    (4,096 entries, about a megabyte: a worker's memory stays flat)."""
+def _name_words(id_: str, classes: tuple[str, ...]) -> tuple[frozenset[str], bool, bool]:
+    """(negative words, positive verdict, comment-like verdict) of an
+    element's ``id`` and classes, cached across pages: a site repeats its
+    names on every page (4,096 entries, about a megabyte: a worker's memory
+    stays flat)."""
     words: list[str] = []
     for value in (id_, *classes):
         low = value.lower()
         if low.startswith("js-"):
             continue
         words.extend(w for w in _SPLIT.split(low) if w)
-    return (_neg(words) if words else False, _pos(words) if words else False,
+    return (frozenset(w for w in words if w.startswith(_NEG_PREFIXES) or w in _NEG_WORDS),
+            _pos(words) if words else False,
             any(w.startswith(("comment", "disqus", "respond", "reply")) for w in words))
 
 
-def _neg(words: list[str]) -> bool:
-    return any(w.startswith(_NEG_PREFIXES) or w in _NEG_WORDS for w in words)
+def negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:
+    """The words of an element's names that mark noise (:data:`_NEGATIVE`)."""
+    return _name_words(id_, classes)[0]
 
 
 def _pos(words: list[str]) -> bool:
@@ -227,12 +230,14 @@ def _tag_rows(pg: _Page) -> _Rows:
     return out
 
 
-def _ancestors(doc: Document) -> tuple[list[int], list[int], list[int], list[bool],
-                                        list[bool], list[bool]]:
+def _ancestors(doc: Document, blocks: Blocks
+               ) -> tuple[list[int], list[int], list[int], list[bool], list[bool], list[bool]]:
     """Per element of ``<body>``: the bitmask of :data:`_ANC` ancestors-or-self,
     the counts of negatively and positively named ancestors-or-self, a
     positive name on it or its parent, its own negative name, and whether it
-    is inside an element named like a comment section."""
+    is inside an element named like a comment section. Negative words that
+    name the layout the page's text is poured into
+    (:func:`temex.page.names.part_flags`) do not count."""
     nn = len(doc)
     tag, parent = doc.tag, doc.parent
     body = doc.body
@@ -243,10 +248,10 @@ def _ancestors(doc: Document) -> tuple[list[int], list[int], list[int], list[boo
         anc[i] = (anc[parent[i]] if i != body else 0) | bit.get(key, 0)
     # (negative, positive, comment) name verdicts once per distinct id/class
     # set of the page (page.names), their counts down the tree
-    neg = name_flags(doc, lambda i, c: _name_verdicts(i, c)[0])
-    pos = name_flags(doc, lambda i, c: _name_verdicts(i, c)[1])
+    neg = part_flags(doc, negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS)
+    pos = name_flags(doc, lambda i, c: _name_words(i, c)[1])
     negc, posc = ancestor_counts(doc, neg), ancestor_counts(doc, pos)
-    comm = flagged_below(doc, name_flags(doc, lambda i, c: _name_verdicts(i, c)[2]))
+    comm = flagged_below(doc, name_flags(doc, lambda i, c: _name_words(i, c)[2]))
     negself = [bool(x) for x in neg]
     posn = [False] * nn
     for i in range(body, body + doc.size[body]):
@@ -490,7 +495,7 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
     ``pages`` (number of other pages), ``df`` (per block, other pages holding
     its text), ``rule`` (the rule masks with site evidence)."""
     pg = _page(doc, blocks)
-    anc, negc, posc, posn, negself, comm = _ancestors(doc)
+    anc, negc, posc, posn, negself, comm = _ancestors(doc, blocks)
     groups = [_text_rows(pg), _tag_rows(pg), _ancestor_rows(pg, anc),
               _name_rows(pg, negc, posc, posn, negself), _subtree_rows(pg),
               _neighbour_rows(pg), _rule_rows(pg, rule), _landmark_rows(pg, comm),

@@ -240,7 +240,8 @@ def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordL
     return RecordLists(members, list_of, record_of)
 
 
-_COMMENT_WORDS = ("comment", "disqus", "respond", "reply", "replies")
+#: Name words of comment threads and their parts.
+COMMENT_WORDS = ("comment", "disqus", "respond", "reply", "replies")
 
 
 def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[int]:
@@ -302,6 +303,6 @@ def _comment_named(id_: str, classes: tuple[str, ...]) -> bool:
     for value in (id_, *classes):
         low = value.lower()
         if not low.startswith("js-") and any(
-                w.startswith(_COMMENT_WORDS) for w in _WORDS.split(low) if w):
+                w.startswith(COMMENT_WORDS) for w in _WORDS.split(low) if w):
             return True
     return False

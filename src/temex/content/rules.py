@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
-from ..page.names import ancestor_counts, name_flags
+from ..page.names import ancestor_counts, part_flags
 from .params import ContentParams
-from .records import anchor_element, comment_sections, own_records, teaser_records
+from .records import (COMMENT_WORDS, anchor_element, comment_sections, own_records,
+                      teaser_records)
 from .region import rules_region
 from .title import head_zone, title_before, title_zone
 
@@ -46,18 +48,19 @@ _NAME_SPLIT = re.compile(r"[^a-z]+")
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
-def _negative_name(id_: str, classes: tuple[str, ...]) -> bool:
-    """An ``id`` or class word starts with a word of :data:`NEGATIVE_NAMES`."""
+@lru_cache(maxsize=4096)
+def _negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:
+    """The ``id`` or class words that start with a word of
+    :data:`NEGATIVE_NAMES` (``js-`` hooks skipped); cached across pages."""
+    out: set[str] = set()
     for value in (id_, *classes):
         low = value.lower()
         if low.startswith("js-"):  # behaviour hooks, not names of a part
             continue
-        for word in _NAME_SPLIT.split(low):
-            if word and word.startswith(NEGATIVE_NAMES):
-                return True
+        out.update(w for w in _NAME_SPLIT.split(low) if w and w.startswith(NEGATIVE_NAMES))
         if "most-popular" in low:
-            return True
-    return False
+            out.add("most-popular")
+    return frozenset(out)
 
 
 def link_density_ok(doc: Document, blocks: Blocks, max_link_density: float) -> list[bool]:
@@ -71,7 +74,8 @@ def link_density_ok(doc: Document, blocks: Blocks, max_link_density: float) -> l
 def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
                    records: Sequence[bool] | None = None) -> list[bool]:
     """Per element: inside a subtree whose ``id``/``class`` words start with
-    a word of :data:`NEGATIVE_NAMES` that does not hold the anchor (the
+    a word of :data:`NEGATIVE_NAMES` (not one that names the whole page,
+    :func:`temex.page.names.part_flags`) that does not hold the anchor (the
     ``good`` block with the most non-link text, each negatively named
     ancestor dividing its weight by 4: the article body's, whatever its
     wrapper is called), nor an element of ``records`` (the page's main
@@ -82,7 +86,10 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     parent = doc.parent
     # names judged once per distinct (id, classes) of the page, their counts
     # down the tree (the anchor's weight divides by 4 per named ancestor)
-    negative = name_flags(doc, _negative_name, body + 1)
+    # a word that names the layout the text is poured into (a page builder's
+    # "elementor-widget" around every paragraph) names no part of the page
+    negative = part_flags(doc, _negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
+                          start=body + 1)
     named = ancestor_counts(doc, negative)
     anchor = anchor_element(blocks, list(good), named) if any(good) else -1
     held = [0] * (len(doc) + 1)  # prefix counts of records' elements (pre-order)
