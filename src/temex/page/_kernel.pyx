@@ -628,11 +628,11 @@ def tag_flags(list tag, frozenset block, frozenset ignored, frozenset hidden):
     return bytes(out)
 
 
-cdef inline bint _invisible(tuple attrs) except -1:
-    # temex.page.blocks._invisible
+cdef inline bint _invisible(tuple attrs, str id_) except -1:
+    # temex.page.blocks._invisible (streamed_segment: the id)
     for k, v in attrs:
         if k == "hidden":
-            return True
+            return not (id_.startswith("S:") and id_[2:].isdigit())
         if k == "style" and "none" in v:
             s = v.replace(" ", "").lower()
             if "display:none" in s or "visibility:hidden" in s:
@@ -640,8 +640,8 @@ cdef inline bint _invisible(tuple attrs) except -1:
     return False
 
 
-def page_blocks(list parent, list text, list attrs, Py_ssize_t body, Py_ssize_t end,
-                bytes flags):
+def page_blocks(list parent, list text, list attrs, list ids, Py_ssize_t body,
+                Py_ssize_t end, bytes flags):
     """:func:`temex.page.blocks.page_blocks` over the arrays (the body is
     nodes ``body`` to ``end - 1``): ``(node, pieces, chars, link_chars,
     block_of)``."""
@@ -663,7 +663,8 @@ def page_blocks(list parent, list text, list attrs, Py_ssize_t body, Py_ssize_t 
             block[i] = -1
             p = <Py_ssize_t> parent[i] if i != body else -1
             a = attrs[i]
-            if (p >= 0 and hidden[p]) or (f[i] & HIDDEN) or (a and _invisible(<tuple> a)):
+            if (p >= 0 and hidden[p]) or (f[i] & HIDDEN) or (
+                    a and _invisible(<tuple> a, <str> ids[i])):
                 hidden[i] = 1
                 continue
             hidden[i] = 0

@@ -146,8 +146,8 @@ def page_blocks(doc: Document) -> Blocks:
     k = kernel.get()
     if k is not None:  # the same loop, compiled
         node, pieces, chars, link_chars, block_of = k.page_blocks(
-            doc.parent, doc.text, doc.attrs, doc.body, doc.body + doc.size[doc.body],
-            tag_flags(doc))
+            doc.parent, doc.text, doc.attrs, doc.id, doc.body,
+            doc.body + doc.size[doc.body], tag_flags(doc))
         out = doc.__dict__["_blocks"] = Blocks(node, pieces, chars, link_chars, block_of,
                                                doc.text)
         return out
@@ -204,18 +204,30 @@ def tag_flags(doc: Document) -> bytes:
 
 def _invisible(doc: Document, i: int) -> bool:
     """Elements hidden by markup (``hidden``, ``aria-hidden``, inline
-    ``display:none``): pop-ups, templates for scripts, screen-reader copies."""
+    ``display:none``): pop-ups, templates for scripts, screen-reader copies.
+    A streamed segment is not hidden (:func:`streamed_segment`)."""
     a = doc.attrs[i]
     if not a:
         return False
     for k, v in a:
         if k == "hidden":
-            return True
+            return not streamed_segment(doc.id[i])
         if k == "style" and "none" in v:
             s = v.replace(" ", "").lower()
             if "display:none" in s or "visibility:hidden" in s:
                 return True
     return False
+
+
+def streamed_segment(id_: str) -> bool:
+    """Whether an element of this ``id`` is a segment that server rendering
+    streamed after its place in the page: React 18's streaming SSR
+    (Next.js, Remix and others) sends a late part of the page as
+    ``<div hidden id="S:n">`` with a script that moves it into its
+    ``<template id="B:n">`` placeholder at once, so a reader sees it where
+    the placeholder was. Its ``hidden`` hides nothing from a reader; taken at
+    its word, a whole article was hidden (a 2025 post scored 0.000)."""
+    return id_.startswith("S:") and id_[2:].isdigit()
 
 
 def subtree_sums(doc: Document, blocks: Blocks, *columns: Sequence[float]) -> list[list[float]]:
