@@ -316,7 +316,8 @@ def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str
     of its kind and folder found on the pages loaded (``SecondHop``,
     ``kin_pages``), within the same budget of 4 requests; without the second
     hop it is compared with hub pages and scores lower."""
-    from temex.site.explore import _kind, sibling_pattern
+    from temex.page.urls import url_kind
+    from temex.site.explore import sibling_pattern
     assert DATA is not None
     folder = DATA / "sites" / site_name
     if not folder.is_dir():
@@ -332,9 +333,9 @@ def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str
             s = score_nodes(fit_exploration(ex).template,
                             gold_mask(ex.key, site.content_selector, site.template_selector))
             f1[hop] = min(s.template[2], s.content[2])
-    kind, sib = _kind(ex.key.url), sibling_pattern(ex.key.url)
+    kind, sib = url_kind(ex.key.url), sibling_pattern(ex.key.url)
     assert len(ex.pages) >= 2
-    assert all(_kind(p.url) == kind or sibling_pattern(p.url) == sib for p in ex.pages)
+    assert all(url_kind(p.url) == kind or sibling_pattern(p.url) == sib for p in ex.pages)
     assert f1[None] > f1[0] + 0.02, f1
 
 

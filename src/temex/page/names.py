@@ -106,14 +106,16 @@ def part_flags(doc: Document, words: Callable[[str, tuple[str, ...]], Collection
     O(depth + B + flagged elements of the scope)."""
     memo: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
 
-    def own(i: int) -> frozenset[str]:
-        key = (doc.id[i], doc.classes[i])
-        got = memo.get(key)
+    def named(id_: str, cls: tuple[str, ...]) -> frozenset[str]:
+        got = memo.get((id_, cls))
         if got is None:
-            got = memo[key] = frozenset(words(*key))
+            got = memo[(id_, cls)] = frozenset(words(id_, cls))
         return got
 
-    flags = name_flags(doc, lambda i, c: bool(words(i, c)), start)
+    def own(i: int) -> frozenset[str]:
+        return named(doc.id[i], doc.classes[i])
+
+    flags = name_flags(doc, lambda i, c: bool(named(i, c)), start)
     total = sum(chars)
     if not total or not any(flags):
         return flags

@@ -139,10 +139,6 @@ class Exploration:
                 "timings": {k: round(v, 4) for k, v in self.timings.items()}}
 
 
-def _kind(url: str) -> str:
-    return url_kind(url)
-
-
 def sibling_pattern(url: str) -> str:
     """The key page's folder as a pattern: :func:`temex.page.urls.url_pattern`
     of the parent path, any last segment with the same extension (and
@@ -166,9 +162,9 @@ def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     fewer than ``k`` other links."""
     if k <= 0:
         return links
-    kind, sib = _kind(key_url), sibling_pattern(key_url)
-    same = [ln for ln in links if _kind(ln.url) == kind]
-    near = [ln for ln in links if _kind(ln.url) != kind and sibling_pattern(ln.url) == sib]
+    kind, sib = url_kind(key_url), sibling_pattern(key_url)
+    same = [ln for ln in links if url_kind(ln.url) == kind]
+    near = [ln for ln in links if url_kind(ln.url) != kind and sibling_pattern(ln.url) == sib]
     front = (same + near)[:k]
     chosen = {id(ln) for ln in front}
     return front + [ln for ln in links if id(ln) not in chosen]
@@ -179,8 +175,8 @@ def kind_quota(links: list[Link], key_url: str, k: int) -> int:
     page's own links leave empty (links of its kind or folder it lacks)."""
     if k <= 0:
         return 0
-    kind, sib = _kind(key_url), sibling_pattern(key_url)
-    have = sum(1 for ln in links if _kind(ln.url) == kind or sibling_pattern(ln.url) == sib)
+    kind, sib = url_kind(key_url), sibling_pattern(key_url)
+    have = sum(1 for ln in links if url_kind(ln.url) == kind or sibling_pattern(ln.url) == sib)
     return max(0, k - have)
 
 
@@ -202,7 +198,7 @@ class SecondHop:
     def __init__(self, key_url: str, known: list[Link], quota: int,
                  same_host: bool = False) -> None:
         self.key_url = key_url
-        self.kind, self.sib = _kind(key_url), sibling_pattern(key_url)
+        self.kind, self.sib = url_kind(key_url), sibling_pattern(key_url)
         self.seen = {normalise_url(key_url), *(normalise_url(ln.url) for ln in known)}
         self.quota = quota
         self.same_host = same_host
@@ -222,7 +218,7 @@ class SecondHop:
             k = normalise_url(ln.url)
             if k in self.seen or variant_urls(ln.url, self.key_url):
                 continue
-            if _kind(ln.url) == self.kind:
+            if url_kind(ln.url) == self.kind:
                 same.append(ln.url)
             elif sibling_pattern(ln.url) == self.sib:
                 near.append(ln.url)
@@ -249,9 +245,9 @@ def fill_pages(key: Document, pages: dict[str, Document], cs: list[str], n: int)
     """Loaded pages outside the CS, most like the key page first (same URL
     kind, then structural :func:`temex.site.pool.similarity`), as many as
     the CS lacks of ``n``."""
-    kind = _kind(key.url)
+    kind = url_kind(key.url)
     rest = [u for u in pages if u not in cs]
-    rest.sort(key=lambda u: (_kind(pages[u].url) != kind, -similarity(key, pages[u])))
+    rest.sort(key=lambda u: (url_kind(pages[u].url) != kind, -similarity(key, pages[u])))
     return rest[:max(0, n - len(cs))]
 
 
@@ -264,9 +260,9 @@ def kin_pages(key_url: str, pages: dict[str, Document], n: int) -> list[str]:
     pages of another kind, and voting with them costs the key page's
     kind-level chrome (issue 9 cause 2); the offline pool compares such a
     page with its siblings the same way (:mod:`temex.site.pool`)."""
-    kind, sib = _kind(key_url), sibling_pattern(key_url)
+    kind, sib = url_kind(key_url), sibling_pattern(key_url)
     return [u for u, d in pages.items()
-            if _kind(d.url) == kind or sibling_pattern(d.url) == sib][:n]
+            if url_kind(d.url) == kind or sibling_pattern(d.url) == sib][:n]
 
 
 def distinct_links(links: list[Link], key_url: str | None) -> list[Link]:
@@ -427,12 +423,12 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     held = held[:max(0, n - len(cs) - len(filled))] if fill else []
     filled += held
     pages = {**res.held, **res.pages}
-    kind, sib = _kind(key.url), sibling_pattern(key.url)
+    kind, sib = url_kind(key.url), sibling_pattern(key.url)
     found = set(hop.found) if hop is not None else set()
     why = {}
     for u in [*cs, *filled]:
         d = pages[u]
-        why[u] = ("kind" if _kind(d.url) == kind else "sibling" if sibling_pattern(d.url) == sib
+        why[u] = ("kind" if url_kind(d.url) == kind else "sibling" if sibling_pattern(d.url) == sib
                   else "second hop" if u in found else "linked") + (
                       " (held by the key page)" if u in held else
                       " (filled)" if u in filled else "")
