@@ -27,7 +27,7 @@ from ..template.site_index import SiteIndex
 from .params import ContentParams
 from .title import own_title_block
 
-__all__ = ["Candidates", "candidates", "repeated_text"]
+__all__ = ["Candidates", "candidates", "fresh_lists", "repeated_text"]
 
 
 @dataclass
@@ -46,6 +46,11 @@ class Candidates:
         Per block: inside the template mask (all False without one).
     masked : bool
         A template mask was given.
+    specific : list of bool
+        Per block: the page's own text for the own-records rule
+        (:func:`temex.content.records.own_records`): not ``boiler``, or
+        repeated text inside a record list that the site does not show whole
+        (:func:`fresh_lists`).
     """
 
     doc: Document
@@ -54,6 +59,7 @@ class Candidates:
     boiler: list[bool]
     template: list[bool]
     masked: bool
+    specific: list[bool]
 
 
 def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] | None,
@@ -71,7 +77,48 @@ def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] |
         for b, nd in enumerate(blocks.node):
             if template[nd] or all(template[i] for i in blocks.pieces[b]):
                 boiler[b] = tmpl[b] = True
-    return Candidates(doc, blocks, others, boiler, tmpl, template is not None)
+    fresh = fresh_lists(doc, blocks, site, boiler, params, member, template is not None)
+    specific = [not x or (f and not t) for x, f, t in zip(boiler, fresh, tmpl)]
+    return Candidates(doc, blocks, others, boiler, tmpl, template is not None, specific)
+
+
+def fresh_lists(doc: Document, blocks: Blocks, site: SiteIndex | None,
+                boiler: Sequence[bool], params: ContentParams = ContentParams(),
+                member: bool = True, masked: bool = False) -> list[bool]:
+    """Per block: inside a record list (:func:`temex.page.rows.list_keys`)
+    that the site's other pages do not show whole, on as many pages as
+    repeated text needs (:func:`repeated_text`). Every listing shares rows
+    with another (a product in two categories, a post on its tag page and on
+    the blog's page 3), so each row's text is repeated while the list is
+    the page's own; a best-sellers box or a menu is repeated whole."""
+    fresh = [False] * len(blocks)
+    if site is None:
+        return fresh
+    need = _need(site, params, member, masked)
+    chars = blocks.chars
+    lists = site.list_counts(doc, blocks, member)
+    if not lists:
+        return fresh
+    # text on nearly every page is chrome wherever it sits (a menu's items)
+    common = [k >= params.site_share * (site.n_pages - member) for k in site.counts(blocks, member)]
+    for count, rows in lists:
+        if count >= need or 2 * sum(all(common[b] for b in row) for row in rows) >= len(rows):
+            continue
+        listed = {b for row in rows for b in row}
+        longest = max((chars[b] for b in range(len(blocks))
+                       if not boiler[b] and b not in listed), default=0)
+        if longest < max(sum(chars[b] for b in row) for row in rows):
+            for b in listed:
+                fresh[b] = True
+    return fresh
+
+
+def _need(site: SiteIndex, params: ContentParams, member: bool, masked: bool) -> int:
+    others = site.n_pages - (1 if member else 0)
+    need = params.repeat_min
+    if masked:
+        need = max(need, math.ceil(params.repeat_share * others))
+    return need
 
 
 def repeated_text(doc: Document, blocks: Blocks, site: SiteIndex | None,
@@ -83,10 +130,7 @@ def repeated_text(doc: Document, blocks: Blocks, site: SiteIndex | None,
     of the other pages), except the page's own title (``own_title``)."""
     if site is None:
         return [False] * len(blocks)
-    others = site.n_pages - (1 if member else 0)
-    need = params.repeat_min
-    if masked:
-        need = max(need, math.ceil(params.repeat_share * others))
+    need = _need(site, params, member, masked)
     boiler = site.repeated(blocks, need, member, params.long_block)
     own_title = own_title_block(doc, blocks) if params.own_title else -1
     if own_title >= 0:  # the page's title repeats in the site's menus

@@ -31,7 +31,9 @@ Which evidence chooses (measured in docs/CONTENT.md):
   (:func:`site_page_blocks`);
 * a template mask (batch, saved templates, crawl) or
   ``ContentParams(scorer=False)``: the rules with site evidence
-  (:func:`temex.content.rules.rule_signals`).
+  (:func:`temex.content.rules.rule_signals`); where they keep nothing under
+  a template mask, the page's own text (blocks neither template nor repeated:
+  the last page of a listing, two linked rows, too few for a list).
 
 Cost: O(n) per page once the site's block texts are counted.
 """
@@ -90,6 +92,12 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         chosen, region, stats = _by_rules(cand, params, models, small)
     else:
         chosen, region, stats = _by_scorer(cand, site, member, params, models)
+    if not chosen and cand.masked:
+        # every rule dropped everything: the page's own text (neither template
+        # nor repeated on the site) is still the best answer there is (the
+        # last page of a listing: two linked rows, too few for a list)
+        chosen = [b for b, x in enumerate(cand.boiler) if not x]
+        stats = {**stats, "fallback": "own text"}
     if not params.comments:
         drop = comment_blocks(doc, cand.blocks, chosen)
         chosen = [b for b in chosen if b not in drop]
@@ -108,7 +116,7 @@ def _by_rules(cand: Candidates, params: ContentParams, models: dict[str, Any] | 
     doc, blocks = cand.doc, cand.blocks
     r = rule_signals(doc, blocks, cand.boiler, params,
                      cand.template if cand.masked or cand.others > 0 else None,
-                     masked=cand.masked)
+                     masked=cand.masked, specific=cand.specific)
     if params.scorer and not cand.masked and not small and params.site_page > 0:
         return _site_page_choice(doc, blocks, cand.boiler, r["chosen"], r["region"], params,
                                  models)

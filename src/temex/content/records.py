@@ -30,6 +30,7 @@ from itertools import pairwise
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
 from ..page.names import flagged_below, name_flags
+from ..page.rows import holds_link, row_groups
 
 _WORDS = re.compile(r"[^a-z]+")
 
@@ -99,19 +100,16 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     named subtree (``named``: user comments, related items) is not the page's
     own."""
     n = len(doc)
-    nb, ch, mine = subtree_sums(doc, blocks, [1] * len(blocks), blocks.chars,
-                                [c if sp else 0 for c, sp in zip(blocks.chars, specific)])
+    nb, ch, mine, lc = subtree_sums(doc, blocks, [1] * len(blocks), blocks.chars,
+                                    [c if sp else 0 for c, sp in zip(blocks.chars, specific)],
+                                    blocks.link_chars)
     body = doc.body
     end = body + doc.size[body]
     total = mine[body]
     out = [False] * n
     if total <= 0:
         return out
-    tag, classes, parent = doc.tag, doc.classes, doc.parent
-    linked = [False] * n  # holds a link
-    for i in range(end - 1, body, -1):
-        if linked[i] or tag[i] == "a":
-            linked[i] = linked[parent[i]] = True
+    linked = holds_link(doc)
     inside = [False] * n  # inside a record of a list found before (pre-order)
     own: list[int] = []      # records of the anchor's list
     others: list[int] = []   # records of the other lists
@@ -119,15 +117,7 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     for p in range(body, end):
         if inside[p] or len(doc.children[p]) < 3 or (named is not None and named[p]):
             continue
-        # records of two blocks or more; apart, linked records of one block
-        # (a listing's row: a date and a linked title in one line)
-        groups: dict[tuple[bool, str, tuple[str, ...]], list[int]] = {}
-        for c in doc.children[p]:
-            if nb[c] >= 2 or (nb[c] == 1 and linked[c]):
-                groups.setdefault((nb[c] == 1, tag[c], classes[c]), []).append(c)
-        for (single, _, _), members in groups.items():
-            if len(members) < 3:
-                continue
+        for single, members in row_groups(doc, p, nb, linked):
             g_ch = sum(ch[c] for c in members)
             g_mine = sum(mine[c] for c in members)
             if (2 * max(ch[c] for c in members) > g_ch or 2 * g_mine < g_ch
@@ -136,13 +126,17 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
             holds_anchor = anchor >= 0 and any(doc.is_ancestor(c, anchor) for c in members)
             # one-line rows are no thread of posts, and they are a listing
             # only where that list alone is most of the page (a sidebar's
-            # lists of linked titles and categories are one-line rows too)
-            if single and (holds_anchor or g_mine < share * total):
+            # lists of linked titles and categories are one-line rows too);
+            # the anchor may be one of a listing's rows where most rows are
+            # mostly link text (a linked title and a date), never one of an
+            # article's paragraphs (a few of them hold a link)
+            if single and (g_mine < share * total or holds_anchor and sum(
+                    2 * lc[c] > ch[c] for c in members) * 2 < len(members)):
                 continue
             for c in members:
                 for i in range(c, c + doc.size[c]):
                     inside[i] = True
-            if holds_anchor:
+            if holds_anchor and not single:
                 own += members
             else:
                 others += members

@@ -107,7 +107,8 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
 def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
                  params: ContentParams = ContentParams(),
                  template: Sequence[bool] | None = None,
-                 masked: bool = False) -> dict[str, Any]:
+                 masked: bool = False,
+                 specific: Sequence[bool] | None = None) -> dict[str, Any]:
     """Verdicts of the rules (module docstring) for one page:
     per block ``ld_ok`` (link density below the limit, or a heading),
     ``named`` (inside a negatively named subtree), ``records`` (inside a
@@ -120,7 +121,9 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     mask was applied: the batch path, issue 11) turns on two revisions:
     the title heading's nested blocks with the zone between it and the
     main text (:func:`~.title.title_zone`), and teaser lists of teasers only
-    (``teaser_records(strict=True)``)."""
+    (``teaser_records(strict=True)``). ``specific[b]``: block ``b`` is the
+    page's own text for the own-records rule (default: not ``boiler``;
+    :attr:`temex.content.candidates.Candidates.specific`)."""
     n = len(blocks)
     out: dict[str, Any] = {"ld_ok": [False] * n, "named": [False] * n,
                            "records": [False] * n, "own": [False] * n,
@@ -129,6 +132,8 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if not n or doc.body < 0:
         return out
     node = blocks.node
+    if specific is None:
+        specific = [not x for x in boiler]
     ld_ok = link_density_ok(doc, blocks, params.max_link_density)
     out["ld_ok"] = ld_ok
     good = [not boiler[b] and ld_ok[b] for b in range(n)]
@@ -136,13 +141,13 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if params.names:
         bad = named_subtrees(doc, blocks, good)
         if (template is not None and params.own_records > 0
-                and any(bad[node[b]] and not boiler[b] for b in range(n))):
+                and any(bad[node[b]] and specific[b] for b in range(n))):
             # the page's own text under a name: the lists that hold most of it
             # (a listing's rows), found before any other name is read, are not
             # dropped by a name. A comment thread is not the page's records
             # (comments are content or not by convention: --no-comments), so
             # the comment names still apply
-            main_records = own_records(doc, blocks, [not x for x in boiler], -1,
+            main_records = own_records(doc, blocks, specific, -1,
                                        params.own_records, comment_sections(doc))
             if any(main_records):
                 bad = named_subtrees(doc, blocks, good, main_records)
@@ -151,7 +156,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     own: list[bool] | None = None
     if template is not None and params.own_records > 0:
         anchor = anchor_element(blocks, good, [0] * len(doc)) if any(good) else -1
-        own = own_records(doc, blocks, [not x for x in boiler], anchor, params.own_records, bad)
+        own = own_records(doc, blocks, specific, anchor, params.own_records, bad)
         out["own"] = [own[node[b]] for b in range(n)]
         # a record's scaffolding (author box, date, "Reply", linked title) is
         # part of the record: only the template mask removes text from it

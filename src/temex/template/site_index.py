@@ -16,6 +16,7 @@ from typing import Any
 
 from ..page.blocks import Blocks, key_hash, page_blocks
 from ..page.dom import Document
+from ..page.rows import list_keys
 
 __all__ = ["SITE_INDEX_VERSION", "SiteIndex", "key_hash", "page_fingerprint"]
 
@@ -61,6 +62,9 @@ class SiteIndex:
         self.n_pages = 0
         self.hashed = hashed
         self.pages: set[str] = set()
+        #: record lists counted as well (:func:`temex.page.rows.list_keys`);
+        #: False for an index read from a file written before they were
+        self.lists = True
         for d in docs:
             self.add(d)
 
@@ -74,7 +78,10 @@ class SiteIndex:
         fingerprint = page_fingerprint(doc)
         if fingerprint in self.pages:
             return
-        self.df.update(set(self._keys(page_blocks(doc))))
+        blocks = page_blocks(doc)
+        keys = set(self._keys(blocks))
+        keys.update(self._list_key(k) for k, _ in list_keys(doc, blocks))
+        self.df.update(keys)
         self.n_pages += 1
         self.pages.add(fingerprint)
 
@@ -84,6 +91,21 @@ class SiteIndex:
         own = 1 if member else 0
         df = self.df
         return [max(0, df.get(k, 0) - own) for k in self._keys(blocks)]
+
+    def _list_key(self, key: str) -> str:
+        return key_hash(key) if self.hashed else key
+
+    def list_counts(self, doc: Document, blocks: Blocks, member: bool = True
+                    ) -> list[tuple[int, list[list[int]]]]:
+        """For every record list of the page (:func:`temex.page.rows.list_keys`),
+        the number of *other* pages showing that list whole and the blocks of
+        each of its rows; empty when the index did not count lists."""
+        if not self.lists:
+            return []
+        own = 1 if member else 0
+        df = self.df
+        return [(max(0, df.get(self._list_key(k), 0) - own), rows)
+                for k, rows in list_keys(doc, blocks)]
 
     def member(self, doc: Document) -> bool:
         """Whether ``doc`` (or a page with the same visible text) was counted."""
@@ -107,7 +129,7 @@ class SiteIndex:
         than ``min_df`` pages are left out), page fingerprints."""
         df = self.df if self.hashed else Counter({key_hash(k): v for k, v in self.df.items()})
         return {"version": SITE_INDEX_VERSION, "hash": "blake2b-64", "key": "norm_key",
-                "pages": self.n_pages, "min_df": min_df,
+                "pages": self.n_pages, "min_df": min_df, "lists": self.lists,
                 "page_fingerprints": sorted(self.pages),
                 "df": {k: v for k, v in sorted(df.items()) if v >= min_df}}
 
@@ -120,6 +142,7 @@ class SiteIndex:
                              f"(this temex reads {SITE_INDEX_VERSION})")
         idx = cls(hashed=True)
         idx.n_pages = int(d.get("pages", 0))
+        idx.lists = bool(d.get("lists", False))
         idx.pages = {str(p) for p in d.get("page_fingerprints", [])}
         idx.df = Counter({str(k): int(v) for k, v in d["df"].items()})
         return idx

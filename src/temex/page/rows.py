@@ -1,0 +1,83 @@
+"""Candidate record lists of a page and their keys (issue 25, cause 2).
+
+A list of records is at least 3 siblings of one tag and classes, each holding
+2 text blocks or more, or each one linked block (a listing's one-line row).
+:mod:`temex.content.records` judges whether such a list is the page's own;
+:class:`temex.template.site_index.SiteIndex` counts each list's *key* (the
+texts of its blocks, in order) across the site's pages, so that a list shown
+whole on many pages (a best-sellers box, a menu) tells itself apart from a
+listing whose rows recur elsewhere in other combinations (a category's
+products, a tag page's posts: every listing shares rows with another).
+
+Source: the record lists of MDR (Liu, Grossman and Zhai 2003) reduced to
+same tag and classes, as in :mod:`temex.content.records`. Cost: O(n) per page
+plus O(log B) per row (B blocks).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+
+from .blocks import Blocks, subtree_sums
+from .dom import Document
+
+__all__ = ["holds_link", "list_keys", "row_groups"]
+
+
+def holds_link(doc: Document) -> list[bool]:
+    """Per element of ``<body>``: its subtree holds an ``<a>``."""
+    body, tag, parent = doc.body, doc.tag, doc.parent
+    linked = [False] * len(doc)
+    for i in range(body + doc.size[body] - 1, body, -1):
+        if linked[i] or tag[i] == "a":
+            linked[i] = linked[parent[i]] = True
+    return linked
+
+
+def row_groups(doc: Document, p: int, nb: Sequence[float], linked: Sequence[bool]
+               ) -> list[tuple[bool, list[int]]]:
+    """The candidate record lists among the children of ``p``: at least 3
+    siblings of one tag and classes, each holding 2 blocks or more or, apart,
+    one linked block (a listing's row: a date and a linked title in one
+    line). Returns ``(one_line, members)`` pairs."""
+    tag, classes = doc.tag, doc.classes
+    groups: dict[tuple[bool, str, tuple[str, ...]], list[int]] = {}
+    for c in doc.children[p]:
+        if nb[c] >= 2 or (nb[c] == 1 and linked[c]):
+            groups.setdefault((nb[c] == 1, tag[c], classes[c]), []).append(c)
+    return [(single, members) for (single, _, _), members in groups.items()
+            if len(members) >= 3]
+
+
+def list_keys(doc: Document, blocks: Blocks) -> list[tuple[str, list[list[int]]]]:
+    """Every candidate record list of the page (:func:`row_groups` under
+    every element of ``<body>``) as ``(key, rows)``: the key joins the
+    normalised texts of the list's blocks (:func:`temex.page.blocks.norm_key`),
+    so that a list repeated whole on another page (a best-sellers box, a
+    menu) has the same key there, and a listing whose rows recur elsewhere in
+    other combinations (a category's products, a tag page's posts) has a key
+    of its own; ``rows``: the blocks of each row. Cached on the document
+    (a sample page is counted by the site index, then extracted)."""
+    cached = doc.__dict__.get("_list_keys")
+    if cached is not None and cached[0] is blocks:
+        return cached[1]  # type: ignore[no-any-return]
+    out: list[tuple[str, list[list[int]]]] = []
+    doc.__dict__["_list_keys"] = (blocks, out)
+    if doc.body < 0 or not len(blocks):
+        return out
+    (nb,) = subtree_sums(doc, blocks, [1] * len(blocks))
+    linked = holds_link(doc)
+    keys, node = blocks.key, blocks.node
+    # the blocks in element order: the blocks of a row are one slice
+    order = sorted(range(len(blocks)), key=node.__getitem__)
+    at = [node[b] for b in order]
+    body, children, size = doc.body, doc.children, doc.size
+    for p in range(body, body + size[body]):
+        if nb[p] < 3 or len(children[p]) < 3:
+            continue
+        for _, members in row_groups(doc, p, nb, linked):
+            rows = [order[bisect_left(at, c):bisect_left(at, c + size[c])] for c in members]
+            inside = sorted(b for row in rows for b in row)
+            out.append(("\x00list\x00" + "\x1f".join(keys[b] for b in inside), rows))
+    return out
