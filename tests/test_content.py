@@ -514,6 +514,52 @@ def test_a_blogs_archive_pages_keep_their_one_line_rows() -> None:
     assert token_prf(got.text(), gold)[2] >= 0.85  # 0.889: the year heading repeats
 
 
+def test_rows_group_by_the_classes_their_siblings_share() -> None:
+    """``row_groups(shared_classes=True)``: posts with classes of their own
+    beside the shared ones are one list; boxes with no class in common are
+    none, as with exact classes."""
+    from temex.page.blocks import page_blocks, subtree_sums
+    from temex.page.rows import holds_link, row_groups
+
+    def post(k: int, tags: str) -> str:
+        return (f'<div class="post hentry post-{k} {tags}"><h2><a href="/p{k}">Post {k}</a></h2>'
+                f'<p>Text of post {k}.</p></div>')
+    posts = post(1, "tag-php tag-web") + post(2, "tag-java") + post(3, "") + post(4, "tag-c")
+    boxes = "".join(f'<div class="box{k}"><h4>Box {k}</h4><p>Text {k}.</p></div>'
+                    for k in range(2, 6))
+    for html, want in ((posts, 4), (boxes, 0)):
+        doc = parse(f"<html><body><main>{html}</main></body></html>")
+        blocks = page_blocks(doc)
+        (nb,) = subtree_sums(doc, blocks, [1] * len(blocks))
+        main = doc.tag.index("main")
+        got = row_groups(doc, main, nb, holds_link(doc), shared_classes=True)
+        assert sum(len(m) for _, m in got) == want
+        assert not row_groups(doc, main, nb, holds_link(doc))  # exact classes: none
+
+
+@needs_data
+def test_a_blogs_category_pages_keep_every_post() -> None:
+    """WordPress lists a category's posts as ``div.post.hentry.type-post``
+    siblings, each with classes of its own (``post-248``, ``tag-php``): no
+    two rows had the same classes, so the own-records rule saw no list and
+    kept the first posts (token F1 0.33–0.47, folder mode). Rows now group
+    by the classes most of their siblings share (``temex.page.rows.row_groups``);
+    siblings with nothing in common (a news page's numbered boxes) still do
+    not group."""
+    from temex.evaluate import gold_text, load_site
+    from temex.page.files import html_files
+
+    site = load_site(DATA / "sites" / "codare-wordpress")  # type: ignore[operator]
+    docs = {f: parse(f.read_bytes(), url=str(f)) for f in html_files(site.root)}
+    index = SiteIndex(list(docs.values())[:24], hashed=True)
+    for name in ("php", "java", "shell"):
+        d = docs[site.root / "category" / name / "index.html"]
+        gold = gold_text(d, site.content_selector, site.template_selector)
+        for mask in (None, [False] * len(d)):  # folder mode; under a template
+            text = extract_content(d, index, mask, member=index.member(d)).text()
+            assert token_prf(text, gold)[2] >= 0.9, (name, mask is None)
+
+
 def test_code_keeps_the_spaces_between_highlighted_tokens() -> None:
     """A highlighted code block (Pygments: one ``<span>`` per token, the
     spaces and line breaks between them the ``<pre>``'s own text) kept its

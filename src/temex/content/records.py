@@ -81,7 +81,8 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     gold convention of ../shared/data: posts of a topic, rows of a listing,
     products of a category are the page's content).
 
-    Records: at least 3 siblings with the same tag and classes, each holding
+    Records: at least 3 siblings with the same tag and classes (the classes
+    most of the tag's siblings share: :func:`temex.page.rows.row_groups`), each holding
     at least 2 blocks, or each one block with a link (a listing's one-line
     row: a date and a linked title; issue 25: category pages of a blog lost
     every row) where that list alone holds ``share`` of the page-specific
@@ -117,7 +118,7 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     for p in range(body, end):
         if inside[p] or len(doc.children[p]) < 3 or (named is not None and named[p]):
             continue
-        for single, members in row_groups(doc, p, nb, linked):
+        for single, members in row_groups(doc, p, nb, linked, shared_classes=True):
             g_ch = sum(ch[c] for c in members)
             g_mine = sum(mine[c] for c in members)
             if (2 * max(ch[c] for c in members) > g_ch or 2 * g_mine < g_ch

@@ -35,17 +35,35 @@ def holds_link(doc: Document) -> list[bool]:
     return linked
 
 
-def row_groups(doc: Document, p: int, nb: Sequence[float], linked: Sequence[bool]
-               ) -> list[tuple[bool, list[int]]]:
+def row_groups(doc: Document, p: int, nb: Sequence[float], linked: Sequence[bool],
+               shared_classes: bool = False) -> list[tuple[bool, list[int]]]:
     """The candidate record lists among the children of ``p``: at least 3
     siblings of one tag and classes, each holding 2 blocks or more or, apart,
     one linked block (a listing's row: a date and a linked title in one
-    line). Returns ``(one_line, members)`` pairs."""
+    line). With ``shared_classes``, a row's classes are those that at least
+    half of its tag's siblings (3 or more) carry, where it has any: a blog's
+    posts are ``div.post.hentry.type-post`` each with its own ``post-248``
+    and ``tag-php``; siblings with no class in common (a news page's
+    ``cnn_stryscbx2``, ``cnn_stryscbx3`` boxes) keep their own. Returns
+    ``(one_line, members)`` pairs."""
     tag, classes = doc.tag, doc.classes
+    kids = [c for c in doc.children[p] if nb[c] >= 2 or (nb[c] == 1 and linked[c])]
+    key = {c: classes[c] for c in kids}
+    if shared_classes:
+        count: dict[tuple[str, str], int] = {}
+        same: dict[str, int] = {}
+        for c in kids:
+            same[tag[c]] = same.get(tag[c], 0) + 1
+            for k in classes[c]:
+                count[tag[c], k] = count.get((tag[c], k), 0) + 1
+        for c in kids:
+            shared = tuple(k for k in classes[c] if 2 * count[tag[c], k] >= same[tag[c]]
+                           and same[tag[c]] >= 3)
+            if shared:
+                key[c] = shared
     groups: dict[tuple[bool, str, tuple[str, ...]], list[int]] = {}
-    for c in doc.children[p]:
-        if nb[c] >= 2 or (nb[c] == 1 and linked[c]):
-            groups.setdefault((nb[c] == 1, tag[c], classes[c]), []).append(c)
+    for c in kids:
+        groups.setdefault((nb[c] == 1, tag[c], key[c]), []).append(c)
     return [(single, members) for (single, _, _), members in groups.items()
             if len(members) >= 3]
 
