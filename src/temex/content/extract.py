@@ -31,9 +31,9 @@ Which evidence chooses (measured in docs/CONTENT.md):
   (:func:`site_page_blocks`);
 * a template mask (batch, saved templates, crawl) or
   ``ContentParams(scorer=False)``: the rules with site evidence
-  (:func:`temex.content.rules.rule_signals`); where they keep nothing under
-  a template mask, the page's own text (blocks neither template nor repeated:
-  the last page of a listing, two linked rows, too few for a list).
+  (:func:`temex.content.rules.rule_signals`); under a template mask, where
+  they keep nothing, or under half of a small page's own text, that own text
+  (:func:`small_page_own_text`).
 
 Cost: O(n) per page once the site's block texts are counted.
 """
@@ -56,6 +56,7 @@ from .records import comment_blocks, comment_thread
 from .rules import NEGATIVE_NAMES, rule_signals, select_blocks
 
 __all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
+           "small_page_own_text",
            "rule_signals", "repeated_text", "site_page_blocks",
            "content_text", "content_markdown", "content_html", "content_json", "NEGATIVE_NAMES"]
 
@@ -92,12 +93,10 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         chosen, region, stats = _by_rules(cand, params, models, small)
     else:
         chosen, region, stats = _by_scorer(cand, site, member, params, models)
-    if not chosen and cand.masked:
-        # every rule dropped everything: the page's own text (neither template
-        # nor repeated on the site) is still the best answer there is (the
-        # last page of a listing: two linked rows, too few for a list)
-        chosen = [b for b, x in enumerate(cand.boiler) if not x]
-        stats = {**stats, "fallback": "own text"}
+    if cand.masked:
+        chosen, fallback = small_page_own_text(cand, chosen, params)
+        if fallback:
+            stats = {**stats, "fallback": fallback}
     if not params.comments:
         drop = comment_blocks(doc, cand.blocks, chosen)
         chosen = [b for b in chosen if b not in drop]
@@ -107,6 +106,33 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         chosen = sorted(set(chosen) | comment_thread(doc, cand.blocks, chosen, cand.boiler))
     reason = "" if chosen else "every text block is boilerplate"
     return Content(doc, cand.blocks, chosen, region, reason, stats)
+
+
+def small_page_own_text(cand: Candidates, chosen: list[int], params: ContentParams
+                        ) -> tuple[list[int], str]:
+    """Under a template mask, the page's own text (blocks neither template
+    nor repeated on the site) where the rules kept too little of it:
+
+    * nothing kept: all of it (the last page of a listing: two linked rows,
+      too few for a list);
+    * a page with less own text than ``small_page`` characters, of which the
+      rules kept under half: all of it from the first kept block on (a talk's
+      page: time, title, speaker and level, each a short block, and the
+      region rule kept one; a breadcrumb before the title is not added).
+
+    Returns the blocks and the fallback's name ("" when none applied). The
+    region rule weighs blocks by their text, which a page of a few short
+    blocks does not have; what the site does not repeat is its own."""
+    blocks, boiler = cand.blocks, cand.boiler
+    own = [b for b, x in enumerate(boiler) if not x]
+    if not chosen:
+        return own, "own text" if own else ""
+    own_chars = sum(blocks.chars[b] for b in own)
+    kept = sum(blocks.chars[b] for b in chosen if not boiler[b])
+    if own_chars >= params.small_page or 2 * kept >= own_chars:
+        return chosen, ""
+    first = min(chosen)
+    return sorted(set(chosen) | {b for b in own if b >= first}), "small page's own text"
 
 
 def _by_rules(cand: Candidates, params: ContentParams, models: dict[str, Any] | None,

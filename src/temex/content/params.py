@@ -30,7 +30,10 @@ class ContentParams:
     #: occurs on this share of them is template whatever the scorer says.
     site_share: float = 0.8
     #: Pages with less visible text than this (characters) are too small for a
-    #: statistical choice: the rules choose.
+    #: statistical choice: the rules choose. Under a template mask, a page
+    #: with less own text (neither template nor repeated) than this, of which
+    #: the rules kept under half, keeps all of it from the first kept block on
+    #: (:func:`temex.content.extract.small_page_own_text`).
     small_page: int = 400
     #: With a template mask, or a site index holding at least this many other
     #: pages of the site, the rules with site evidence choose (the site model
