@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..page.blocks import Blocks, page_blocks
 from ..page.dom import Document
@@ -46,11 +47,11 @@ class Candidates:
         Per block: inside the template mask (all False without one).
     masked : bool
         A template mask was given.
-    specific : list of bool
-        Per block: the page's own text for the own-records rule
-        (:func:`temex.content.records.own_records`): not ``boiler``, or
-        repeated text inside a record list that the site does not show whole
-        (:func:`fresh_lists`).
+    site : SiteIndex or None
+        The site's evidence (``member``: the page is one of its pages), kept
+        for :attr:`specific`.
+    params : ContentParams
+    member : bool
     """
 
     doc: Document
@@ -59,7 +60,20 @@ class Candidates:
     boiler: list[bool]
     template: list[bool]
     masked: bool
-    specific: list[bool]
+    site: SiteIndex | None = None
+    params: ContentParams = field(default_factory=ContentParams)
+    member: bool = True
+
+    @cached_property
+    def specific(self) -> list[bool]:
+        """Per block: the page's own text for the own-records rule
+        (:func:`temex.content.records.own_records`): not ``boiler``, or
+        repeated text inside a record list that the site does not show whole
+        (:func:`fresh_lists`). Computed on first use: only the rules read it,
+        and the scorer's path never does."""
+        fresh = fresh_lists(self.doc, self.blocks, self.site, self.boiler, self.params,
+                            self.member, self.masked)
+        return [not x or (f and not t) for x, f, t in zip(self.boiler, fresh, self.template)]
 
 
 def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] | None,
@@ -77,9 +91,8 @@ def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] |
         for b, nd in enumerate(blocks.node):
             if template[nd] or all(template[i] for i in blocks.pieces[b]):
                 boiler[b] = tmpl[b] = True
-    fresh = fresh_lists(doc, blocks, site, boiler, params, member, template is not None)
-    specific = [not x or (f and not t) for x, f, t in zip(boiler, fresh, tmpl)]
-    return Candidates(doc, blocks, others, boiler, tmpl, template is not None, specific)
+    return Candidates(doc, blocks, others, boiler, tmpl, template is not None, site, params,
+                      member)
 
 
 def fresh_lists(doc: Document, blocks: Blocks, site: SiteIndex | None,
@@ -101,12 +114,14 @@ def fresh_lists(doc: Document, blocks: Blocks, site: SiteIndex | None,
         return fresh
     # text on nearly every page is chrome wherever it sits (a menu's items)
     common = [k >= params.site_share * (site.n_pages - member) for k in site.counts(blocks, member)]
+    # the page's own blocks, longest first: the longest outside a list is the
+    # first of them not in it
+    own = sorted((b for b in range(len(blocks)) if not boiler[b]), key=lambda b: -chars[b])
     for count, rows in lists:
         if count >= need or 2 * sum(all(common[b] for b in row) for row in rows) >= len(rows):
             continue
         listed = {b for row in rows for b in row}
-        longest = max((chars[b] for b in range(len(blocks))
-                       if not boiler[b] and b not in listed), default=0)
+        longest = next((chars[b] for b in own if b not in listed), 0)
         if longest < max(sum(chars[b] for b in row) for row in rows):
             for b in listed:
                 fresh[b] = True
