@@ -591,6 +591,39 @@ def test_a_small_pages_own_text_is_kept_from_its_first_kept_block_on() -> None:
         assert token_prf(got.text(), gold)[2] >= 0.88, name  # 0.917, 0.900
 
 
+@needs_data
+def test_the_page_level_adds_what_the_rules_left_of_a_pages_own_text() -> None:
+    """Under a template mask the rules keep the region of the densest text;
+    on a landing page of short teasers (a reading prize: one sentence each)
+    it kept the heading and the first sentence (token F1 0.265 in the crawl),
+    and on a product page the details beside the description (0.837). Where
+    the rules kept under half of the page's own text, the page level's
+    choice less the template and repeated text is added
+    (``temex.content.extract.page_level_added``); off, the rules alone."""
+    from temex.evaluate import gold_text, load_site
+    from temex.page.files import html_files
+
+    cases = (("cezam-catalogue", "animations-culturelles/prix-du-roman.html", 0.75),
+             ("americanpillowcase-shop",
+              "collections/wholesale/products/"
+              "wholesale-box-of-140-standard-size-microfiber-pillowcases.html", 0.95))
+    for name, rel, floor in cases:
+        site = load_site(DATA / "sites" / name)  # type: ignore[operator]
+        files = sorted(html_files(site.root))
+        index = SiteIndex([parse(f.read_bytes(), url=str(f)) for f in files[:24]],
+                          hashed=True)
+        (f,) = [x for x in files if x.as_posix().endswith("/" + rel)]
+        d = parse(f.read_bytes(), url=str(f))
+        gold = gold_text(d, site.content_selector, site.template_selector)
+        f1 = {}
+        for added in (False, True):
+            got = extract_content(d, index, [False] * len(d), ContentParams(page_added=added),
+                                  member=index.member(d))
+            assert (got.stats.get("fallback") == "page level added") is added, name
+            f1[added] = token_prf(got.text(), gold)[2]
+        assert f1[True] >= floor > f1[False], (name, f1)  # 0.795 / 0.265, 0.981 / 0.837
+
+
 def test_code_keeps_the_spaces_between_highlighted_tokens() -> None:
     """A highlighted code block (Pygments: one ``<span>`` per token, the
     spaces and line breaks between them the ``<pre>``'s own text) kept its

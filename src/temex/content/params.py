@@ -64,6 +64,14 @@ class ContentParams:
     #: (``bench/bench_site_page.py``, docs/CONTENT.md): no content dataset
     #: below its page level, then the best worst margin over the rules.
     site_page: float = 0.85
+    #: Under a template mask, where the rules kept under half of the page's
+    #: own text (neither template nor repeated), the page level's choice less
+    #: that text is added (:func:`temex.content.extract.page_level_added`):
+    #: the rules' region weighs blocks by their text, and on a page made of
+    #: short blocks (a product's details, a landing page's teasers, a byline
+    #: beside a long comment thread) it keeps one of them. False: the rules
+    #: alone. Measured on the crawl check and the content sets (docs/CRAWL.md).
+    page_added: bool = True
     #: Own record lists (site evidence only): lists of at least 3 sibling
     #: records are the page's own (posts of a topic, rows of a listing,
     #: products of a category) when one holds the anchor (that one) or when
