@@ -605,8 +605,8 @@ def test_the_page_level_adds_what_the_rules_left_of_a_pages_own_text() -> None:
 
     cases = (("cezam-catalogue", "animations-culturelles/prix-du-roman.html", 0.75),
              ("americanpillowcase-shop",
-              "collections/wholesale/products/"
-              "wholesale-box-of-140-standard-size-microfiber-pillowcases.html", 0.95))
+              ("collections/wholesale/products/"
+               "wholesale-box-of-140-standard-size-microfiber-pillowcases.html"), 0.95))
     for name, rel, floor in cases:
         site = load_site(DATA / "sites" / name)  # type: ignore[operator]
         files = sorted(html_files(site.root))
