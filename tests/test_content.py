@@ -624,6 +624,50 @@ def test_the_page_level_adds_what_the_rules_left_of_a_pages_own_text() -> None:
         assert f1[True] >= floor > f1[False], (name, f1)  # 0.795 / 0.265, 0.981 / 0.837
 
 
+@needs_data
+def test_a_posts_tag_line_is_template_under_a_template() -> None:
+    """WordPress's "This entry was posted in X and tagged a, b. Bookmark the
+    permalink." names each post's own categories, so no template matched by
+    text holds it, and the crawl kept it on every post (the data README's
+    convention: template). Under a mask, a list of links mostly of the HTML
+    link types ``tag``, ``prev``, ``next`` with little text outside them is
+    template (``temex.content.candidates.typed_link_chrome``, the detector's
+    ``link_types`` rule); ``link_types=None`` turns it off."""
+    from temex.evaluate import gold_text, load_site
+    from temex.page.files import html_files
+
+    site = load_site(DATA / "sites" / "codare-wordpress")  # type: ignore[operator]
+    files = sorted(html_files(site.root))
+    index = SiteIndex([parse(f.read_bytes(), url=str(f)) for f in files[:24]], hashed=True)
+    f = site.root / "2008/02/13/tcl-tk-configurar-o-encoding-de-scripts/index.html"
+    d = parse(f.read_bytes(), url=str(f))
+    gold = gold_text(d, site.content_selector, site.template_selector)
+    got = {}
+    for limit in (None, 200):
+        c = extract_content(d, index, [False] * len(d), ContentParams(link_types=limit),
+                            member=index.member(d))
+        got[limit] = c.text()
+    assert "This entry was posted in" in got[None]
+    assert "This entry was posted in" not in got[200]
+    assert "Configurar o encoding" in got[200]
+    assert token_prf(got[200], gold)[2] > token_prf(got[None], gold)[2]
+
+
+def test_a_short_chapter_linking_only_its_neighbours_keeps_its_text() -> None:
+    """The element holding the page's own text is never typed-link chrome: a
+    short book chapter whose only links are its previous and next ones
+    lost all its text to the rule when it was applied to the whole page
+    without that guard (an mdBook site, token F1 0.989 -> 0.818)."""
+    html = ('<html><body><nav class="top">Book</nav><div class="page"><main>'
+            '<h1>Summary</h1><p>This chapter only says where to go next.</p></main>'
+            '<a rel="prev" href="/a">Previous</a><a rel="next" href="/c">Next</a>'
+            '</div></body></html>')
+    d = parse(html)
+    text = extract_content(d, None, [False] * len(d)).text()
+    assert "This chapter only says where to go next." in text
+    assert "Previous" not in text.split()
+
+
 def test_code_keeps_the_spaces_between_highlighted_tokens() -> None:
     """A highlighted code block (Pygments: one ``<span>`` per token, the
     spaces and line breaks between them the ``<pre>``'s own text) kept its

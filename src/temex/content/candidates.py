@@ -8,6 +8,10 @@ normalised text occurs on other pages of the site is *repeated text* (menus,
 footers, "Advertisement", section names), and a block inside a fitted
 template is *template*. The page's own title is never repeated text when its
 text is part of the ``<title>`` (the site's menus list the pages' titles).
+With site evidence (a template mask, or other pages of the site), a page
+kind's tag, category and previous / next lines, told by their HTML link
+types, are template too (:func:`typed_link_chrome`): their text differs on
+every page, so neither the mask nor the site's counts hold them.
 
 Source: the text-equality evidence of TeMex/ETDM (temex.template.detectors)
 without the mapping, counted once per site (:class:`SiteIndex`); the
@@ -24,11 +28,12 @@ from functools import cached_property
 
 from ..page.blocks import Blocks, page_blocks
 from ..page.dom import Document
+from ..template.detectors.rules import link_type_chrome
 from ..template.site_index import SiteIndex
 from .params import ContentParams
 from .title import own_title_block
 
-__all__ = ["Candidates", "candidates", "fresh_lists", "repeated_text"]
+__all__ = ["Candidates", "candidates", "fresh_lists", "repeated_text", "typed_link_chrome"]
 
 
 @dataclass
@@ -91,8 +96,38 @@ def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] |
         for b, nd in enumerate(blocks.node):
             if template[nd] or all(template[i] for i in blocks.pieces[b]):
                 boiler[b] = tmpl[b] = True
+    if params.link_types is not None and (template is not None or others > 0):
+        # with site evidence: a page kind's typed link lists are its chrome
+        for b in typed_link_chrome(doc, blocks, boiler, params.link_types):
+            boiler[b] = tmpl[b] = True
     return Candidates(doc, blocks, others, boiler, tmpl, template is not None, site, params,
                       member)
+
+
+def typed_link_chrome(doc: Document, blocks: Blocks, boiler: Sequence[bool],
+                      max_text: int) -> list[int]:
+    """The blocks inside a page kind's typed link lists: the detector's rule
+    (:func:`temex.template.detectors.rules.link_type_chrome`: the largest
+    elements at least half of whose links have the HTML link type ``tag``,
+    ``prev`` or ``next`` (WordPress's category links are ``rel="category
+    tag"``), with at most ``max_text``
+    characters outside links) applied to the whole ``<body>`` of a page
+    with site evidence. WordPress's "This entry was posted in X and tagged a,
+    b" line names the post's own categories, so its text differs on every
+    page and the fitted template (matched by text) does not hold it; the
+    data README's convention calls it template. An element holding the
+    page's anchor (its own block with the most text outside links) is never
+    one: a short chapter whose only links are its previous and next."""
+    body = doc.body
+    own = [b for b in range(len(blocks)) if not boiler[b]]
+    if body < 0 or not own:
+        return []
+    node = blocks.node
+    anchor = max(own, key=lambda b: blocks.chars[b] - blocks.link_chars[b])
+    inside = [False] * len(doc)
+    for r in link_type_chrome(doc, body, [node[anchor]], max_text):
+        inside[r:r + doc.size[r]] = [True] * doc.size[r]
+    return [b for b in own if inside[node[b]]]
 
 
 def fresh_lists(doc: Document, blocks: Blocks, site: SiteIndex | None,

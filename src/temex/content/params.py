@@ -72,6 +72,12 @@ class ContentParams:
     #: beside a long comment thread) it keeps one of them. False: the rules
     #: alone. Measured on the crawl check and the content sets (docs/CRAWL.md).
     page_added: bool = True
+    #: With site evidence (a template mask, or other pages of the site), a
+    #: list of links at least half of which have the HTML link type ``tag``,
+    #: ``prev`` or ``next``, with at most this many characters outside links,
+    #: is template (:func:`temex.content.candidates.typed_link_chrome`; the
+    #: detector's ``link_types``, same bound); None: off.
+    link_types: int | None = 200
     #: Own record lists (site evidence only): lists of at least 3 sibling
     #: records are the page's own (posts of a topic, rows of a listing,
     #: products of a category) when one holds the anchor (that one) or when
