@@ -78,6 +78,10 @@ class ContentParams:
     #: is template (:func:`temex.content.candidates.typed_link_chrome`; the
     #: detector's ``link_types``, same bound); None: off.
     link_types: int | None = 200
+    #: Under a template mask, the page's own blocks between the region's
+    #: first and last kept blocks that the rules left out for their links
+    #: alone are kept (:func:`temex.content.rules.region_gaps`); False: off.
+    gaps: bool = True
     #: Own record lists (site evidence only): lists of at least 3 sibling
     #: records are the page's own (posts of a topic, rows of a listing,
     #: products of a category) when one holds the anchor (that one) or when

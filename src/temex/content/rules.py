@@ -35,8 +35,8 @@ from .records import (COMMENT_WORDS, anchor_element, comment_sections, own_recor
 from .region import rules_region
 from .title import head_zone, title_before, title_zone
 
-__all__ = ["NEGATIVE_NAMES", "link_density_ok", "named_subtrees", "rule_signals",
-           "select_blocks"]
+__all__ = ["NEGATIVE_NAMES", "link_density_ok", "named_subtrees", "region_gaps",
+           "rule_signals", "select_blocks"]
 
 #: Word prefixes of ``id``/``class`` values that mark per-page noise.
 NEGATIVE_NAMES = ("comment", "disqus", "respond", "reply", "share", "sharing", "social",
@@ -118,10 +118,11 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     ``chosen`` blocks. ``boiler[b]`` is the site-level verdict for block
     ``b``; ``template[b]`` (given only with site evidence) its template
     verdict, which turns the own-records rule on. ``masked`` (a template
-    mask was applied: the batch path, issue 11) turns on two revisions:
+    mask was applied: the batch path, issue 11) turns on three revisions:
     the title heading's nested blocks with the zone between it and the
-    main text (:func:`~.title.title_zone`), and teaser lists of teasers only
-    (``teaser_records(strict=True)``). ``specific[b]``: block ``b`` is the
+    main text (:func:`~.title.title_zone`), teaser lists of teasers only
+    (``teaser_records(strict=True)``) and the linked lines between the
+    region's kept blocks (:func:`region_gaps`). ``specific[b]``: block ``b`` is the
     page's own text for the own-records rule (default: not ``boiler``;
     :attr:`temex.content.candidates.Candidates.specific`)."""
     n = len(blocks)
@@ -170,6 +171,9 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         out["records"] = [rec[node[b]] for b in range(n)]
         good = [g and not rec[node[b]] for b, g in enumerate(good)]
     chosen, region = rules_region(doc, blocks, good, params.penalty)
+    if masked and params.gaps and chosen:
+        chosen = sorted(set(chosen).union(region_gaps(doc, blocks, boiler, chosen, region,
+                                                      out["named"], out["records"])))
     if params.title and chosen:
         title = title_before(doc, blocks, good, region)
         if title >= 0:
@@ -188,6 +192,27 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         mask[b] = True
     out.update(region=region, chosen=chosen, chosen_mask=mask)
     return out
+
+
+def region_gaps(doc: Document, blocks: Blocks, boiler: Sequence[bool], chosen: Sequence[int],
+                region: int, named: Sequence[bool], records: Sequence[bool]) -> list[int]:
+    """The page's own blocks between the first and the last kept block of
+    the region that the rules left out for their links alone: neither
+    repeated nor template (``boiler``), nor inside a negatively named
+    subtree or a teaser record. Link density tells a menu from a paragraph,
+    but inside the region, between paragraphs kept, a linked line is the
+    page's: a talk's linked title on its speaker's page, a page's table of
+    contents, a list of the references an article gives. Used under a
+    template mask (batch, crawl), where the mask and the site's counts have
+    already removed the chrome; measured in docs/CRAWL.md ("Linked lines
+    inside the region")."""
+    node = blocks.node
+    end = region + doc.size[region]
+    inside = [b for b in chosen if region <= node[b] < end]
+    if not inside:
+        return []
+    return [b for b in range(inside[0], inside[-1]) if not boiler[b]
+            and not (named and named[b]) and not (records and records[b])]
 
 
 def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
