@@ -699,6 +699,32 @@ def test_linked_lines_between_the_regions_kept_blocks_are_kept() -> None:
         assert f1[True] >= 0.95 > f1[False], (name, f1)  # 1.000 / 0.848, 1.000 / 0.910
 
 
+@needs_data
+def test_text_a_page_shares_with_its_kind_does_not_shrink_the_region() -> None:
+    """A talk's page is a column of short blocks (time, title, speaker,
+    "Audience level:", level, "Description", text), the labels repeated on
+    every talk. Weighed against the region, the labels cut it down to the
+    title alone (token F1 0.512); under a template mask, text repeated on the
+    site but not template weighs nothing (``ContentParams.neutral_repeats``)
+    and the page's own blocks around the labels come back. The labels
+    themselves stay out (repeated text)."""
+    from temex.evaluate import gold_text, load_site
+    from temex.page.files import html_files
+
+    site = load_site(DATA / "sites" / "pyconca2013-conference")  # type: ignore[operator]
+    files = sorted(html_files(site.root))
+    index = SiteIndex([parse(f.read_bytes(), url=str(f)) for f in files[:24]], hashed=True)
+    (f,) = [x for x in files if x.as_posix().endswith("/en/schedule/presentation/107/index.html")]
+    d = parse(f.read_bytes(), url=str(f))
+    gold = gold_text(d, site.content_selector, site.template_selector)
+    text = {n: extract_content(d, index, [False] * len(d), ContentParams(neutral_repeats=n),
+                               member=index.member(d)).text() for n in (False, True)}
+    assert "Dana Bauer" not in text[False] and "Dana Bauer" in text[True].splitlines()
+    assert "Audience level:" not in text[True]
+    f1 = {n: token_prf(t, gold)[2] for n, t in text.items()}
+    assert f1[True] >= 0.9 > 0.6 > f1[False], f1  # 0.915 / 0.512
+
+
 def test_code_keeps_the_spaces_between_highlighted_tokens() -> None:
     """A highlighted code block (Pygments: one ``<span>`` per token, the
     spaces and line breaks between them the ``<pre>``'s own text) kept its

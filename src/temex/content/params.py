@@ -82,6 +82,13 @@ class ContentParams:
     #: first and last kept blocks that the rules left out for their links
     #: alone are kept (:func:`temex.content.rules.region_gaps`); False: off.
     gaps: bool = True
+    #: Under a template mask, text repeated on the site but not template
+    #: weighs nothing in the rules' region (elsewhere it weighs against it):
+    #: the mask already bounds the page's area, and text a page shares with
+    #: its kind (a talk page's field labels, an issue page's fixed intro)
+    #: sits inside it, between the page's own blocks. False: it weighs
+    #: against the region, as without a mask.
+    neutral_repeats: bool = True
     #: Own record lists (site evidence only): lists of at least 3 sibling
     #: records are the page's own (posts of a topic, rows of a listing,
     #: products of a category) when one holds the anchor (that one) or when

@@ -44,11 +44,15 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
 
 
 def rules_region(doc: Document, blocks: Blocks, good: Sequence[bool],
-                 penalty: float) -> tuple[list[int], int]:
-    """The rules' region: each block weighs ``+chars`` when ``good`` and
-    ``-penalty * chars`` otherwise; kept are the good blocks inside the
-    heaviest subtree. Returns ``(chosen, region)``."""
+                 penalty: float, neutral: Sequence[bool] | None = None) -> tuple[list[int], int]:
+    """The rules' region: each block weighs ``+chars`` when ``good``, 0 when
+    ``neutral`` (under a template mask: text repeated on the site but not
+    template, :func:`temex.content.rules.rule_signals`) and ``-penalty *
+    chars`` otherwise; kept are the good blocks inside the heaviest
+    subtree. Returns ``(chosen, region)``."""
     weights = [c if g else -penalty * c for c, g in zip(blocks.chars, good)]
+    if neutral is not None:
+        weights = [0 if z and not g else w for w, z, g in zip(weights, neutral, good)]
     region = heaviest_subtree(doc, blocks, weights)
     r_end = region + doc.size[region]
     node = blocks.node

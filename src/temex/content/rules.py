@@ -170,7 +170,12 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
             rec = [r and not o for r, o in zip(rec, own)]
         out["records"] = [rec[node[b]] for b in range(n)]
         good = [g and not rec[node[b]] for b, g in enumerate(good)]
-    chosen, region = rules_region(doc, blocks, good, params.penalty)
+    neutral = None
+    if masked and template is not None and params.neutral_repeats:
+        # under a mask the template bounds the region; text the page shares
+        # with its kind (field labels, a fixed intro) sits inside it
+        neutral = [bool(boiler[b]) and not template[b] for b in range(n)]
+    chosen, region = rules_region(doc, blocks, good, params.penalty, neutral)
     if masked and params.gaps and chosen:
         chosen = sorted(set(chosen).union(region_gaps(doc, blocks, boiler, chosen, region,
                                                       out["named"], out["records"])))
