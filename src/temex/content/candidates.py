@@ -28,7 +28,7 @@ from functools import cached_property
 
 from ..page.blocks import Blocks, page_blocks
 from ..page.dom import Document
-from ..template.detectors.rules import link_type_chrome
+from ..template.detectors.rules import CHROME_LINK_TYPES, link_type_chrome
 from ..template.site_index import SiteIndex
 from .params import ContentParams
 from .title import own_title_block
@@ -104,6 +104,17 @@ def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] |
                       member)
 
 
+def _has_typed_link(doc: Document) -> bool:
+    """Whether a link of the page has a :data:`CHROME_LINK_TYPES` type (most
+    pages have none; the rule's sums are then not computed)."""
+    for i, tag in enumerate(doc.tag):
+        if tag == "a":
+            for k, v in doc.attrs[i]:
+                if k == "rel" and CHROME_LINK_TYPES.intersection(v.lower().split()):
+                    return True
+    return False
+
+
 def typed_link_chrome(doc: Document, blocks: Blocks, boiler: Sequence[bool],
                       max_text: int) -> list[int]:
     """The blocks inside a page kind's typed link lists: the detector's rule
@@ -120,7 +131,7 @@ def typed_link_chrome(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     one: a short chapter whose only links are its previous and next."""
     body = doc.body
     own = [b for b in range(len(blocks)) if not boiler[b]]
-    if body < 0 or not own:
+    if body < 0 or not own or not _has_typed_link(doc):
         return []
     node = blocks.node
     anchor = max(own, key=lambda b: blocks.chars[b] - blocks.link_chars[b])
