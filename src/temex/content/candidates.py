@@ -117,18 +117,20 @@ def _has_typed_link(doc: Document) -> bool:
 
 def typed_link_chrome(doc: Document, blocks: Blocks, boiler: Sequence[bool],
                       max_text: int) -> list[int]:
-    """The blocks inside a page kind's typed link lists: the detector's rule
-    (:func:`temex.template.detectors.rules.link_type_chrome`: the largest
-    elements at least half of whose links have the HTML link type ``tag``,
-    ``prev`` or ``next`` (WordPress's category links are ``rel="category
-    tag"``), with at most ``max_text``
-    characters outside links) applied to the whole ``<body>`` of a page
-    with site evidence. WordPress's "This entry was posted in X and tagged a,
-    b" line names the post's own categories, so its text differs on every
-    page and the fitted template (matched by text) does not hold it; the
+    """The page's own blocks inside a page kind's typed link lists: the
+    detector's rule (:func:`temex.template.detectors.rules.link_type_chrome`:
+    the largest elements at least half of whose links have the HTML link
+    type ``tag``, ``prev`` or ``next``, with at most ``max_text`` characters
+    outside links; WordPress's category links are ``rel="category tag"``)
+    applied to the whole ``<body>`` of a page with site evidence.
+    WordPress's "This entry was posted in X and tagged a, b" line names the
+    post's own categories, so its text differs on every page and neither the
+    fitted template (matched by text) nor the site's counts hold it; the
     data README's convention calls it template. An element holding the
     page's anchor (its own block with the most text outside links) is never
-    one: a short chapter whose only links are its previous and next."""
+    one: a short chapter whose only links are its previous and next. Cost:
+    one pass over the page's links, and the rule's sums over the body only
+    on pages with a typed link."""
     body = doc.body
     own = [b for b in range(len(blocks)) if not boiler[b]]
     if body < 0 or not own or not _has_typed_link(doc):

@@ -33,7 +33,9 @@ Which evidence chooses (measured in docs/CONTENT.md):
   ``ContentParams(scorer=False)``: the rules with site evidence
   (:func:`temex.content.rules.rule_signals`); under a template mask, where
   they keep nothing, or under half of a small page's own text, that own text
-  (:func:`small_page_own_text`).
+  (:func:`small_page_own_text`), and else, where they keep under half of
+  the page's own text, the page level's blocks less the template and
+  repeated text are added (:func:`page_level_added`).
 
 Cost: O(n) per page once the site's block texts are counted.
 """
