@@ -14,11 +14,27 @@ from temex.cli.content import add_parser as add_content_parser
 from temex.cli.content import run_content
 from temex.content.extract import ContentParams, extract_content
 from temex.content.folder import extract_folder
-from temex.page.dom import parse
+from temex.page.dom import Document, parse
 from temex.page.tokens import token_prf
 from temex.template.site_index import SiteIndex
 
 needs_data = pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
+
+
+def _under_a_template(site_name: str, rel: str) -> tuple[SiteIndex, Document, str]:
+    """A page of a shared site as batch and crawl meet it: the site index of
+    the site's first 24 files, the page (``rel``: the end of its path) and its
+    gold text; the tests give it an empty template mask, so that the content
+    stage runs as under a template."""
+    from temex.evaluate import gold_text, load_site
+    from temex.page.files import html_files
+
+    site = load_site(DATA / "sites" / site_name)  # type: ignore[operator]
+    files = sorted(html_files(site.root))
+    index = SiteIndex([parse(f.read_bytes(), url=str(f)) for f in files[:24]], hashed=True)
+    (f,) = [x for x in files if x.as_posix().endswith("/" + rel)]
+    d = parse(f.read_bytes(), url=str(f))
+    return index, d, gold_text(d, site.content_selector, site.template_selector)
 
 
 def test_token_prf() -> None:
@@ -605,21 +621,12 @@ def test_the_page_level_adds_what_the_rules_left_of_a_pages_own_text() -> None:
     the rules kept under half of the page's own text, the page level's
     choice less the template and repeated text is added
     (``temex.content.extract.page_level_added``); off, the rules alone."""
-    from temex.evaluate import gold_text, load_site
-    from temex.page.files import html_files
-
     cases = (("cezam-catalogue", "animations-culturelles/prix-du-roman.html", 0.75),
              ("americanpillowcase-shop",
               ("collections/wholesale/products/"
                "wholesale-box-of-140-standard-size-microfiber-pillowcases.html"), 0.95))
     for name, rel, floor in cases:
-        site = load_site(DATA / "sites" / name)  # type: ignore[operator]
-        files = sorted(html_files(site.root))
-        index = SiteIndex([parse(f.read_bytes(), url=str(f)) for f in files[:24]],
-                          hashed=True)
-        (f,) = [x for x in files if x.as_posix().endswith("/" + rel)]
-        d = parse(f.read_bytes(), url=str(f))
-        gold = gold_text(d, site.content_selector, site.template_selector)
+        index, d, gold = _under_a_template(name, rel)
         f1 = {}
         for added in (False, True):
             got = extract_content(d, index, [False] * len(d), ContentParams(page_added=added),
@@ -638,15 +645,8 @@ def test_a_posts_tag_line_is_template_under_a_template() -> None:
     link types ``tag``, ``prev``, ``next`` with little text outside them is
     template (``temex.content.candidates.typed_link_chrome``, the detector's
     ``link_types`` rule); ``link_types=None`` turns it off."""
-    from temex.evaluate import gold_text, load_site
-    from temex.page.files import html_files
-
-    site = load_site(DATA / "sites" / "codare-wordpress")  # type: ignore[operator]
-    files = sorted(html_files(site.root))
-    index = SiteIndex([parse(f.read_bytes(), url=str(f)) for f in files[:24]], hashed=True)
-    f = site.root / "2008/02/13/tcl-tk-configurar-o-encoding-de-scripts/index.html"
-    d = parse(f.read_bytes(), url=str(f))
-    gold = gold_text(d, site.content_selector, site.template_selector)
+    index, d, gold = _under_a_template(
+        "codare-wordpress", "2008/02/13/tcl-tk-configurar-o-encoding-de-scripts/index.html")
     got = {}
     for limit in (None, 200):
         c = extract_content(d, index, [False] * len(d), ContentParams(link_types=limit),
@@ -682,20 +682,11 @@ def test_linked_lines_between_the_regions_kept_blocks_are_kept() -> None:
     first and last kept blocks, outside negatively named subtrees and
     teaser records, are kept (``temex.content.rules.region_gaps``);
     ``gaps=False`` turns it off."""
-    from temex.evaluate import gold_text, load_site
-    from temex.page.files import html_files
-
     cases = (("pyconca2013-conference", "en/speaker/profile/103/index.html",
               "A Bad Idea in Python"),
              ("wikinotes", "COMP_330/summary/fall-2013/midterm-review/index.html", None))
     for name, rel, line in cases:
-        site = load_site(DATA / "sites" / name)  # type: ignore[operator]
-        files = sorted(html_files(site.root))
-        index = SiteIndex([parse(f.read_bytes(), url=str(f)) for f in files[:24]],
-                          hashed=True)
-        (f,) = [x for x in files if x.as_posix().endswith("/" + rel)]
-        d = parse(f.read_bytes(), url=str(f))
-        gold = gold_text(d, site.content_selector, site.template_selector)
+        index, d, gold = _under_a_template(name, rel)
         text = {g: extract_content(d, index, [False] * len(d), ContentParams(gaps=g),
                                    member=index.member(d)).text() for g in (False, True)}
         if line:
@@ -713,15 +704,8 @@ def test_text_a_page_shares_with_its_kind_does_not_shrink_the_region() -> None:
     site but not template weighs nothing (``ContentParams.neutral_repeats``)
     and the page's own blocks around the labels come back. The labels
     themselves stay out (repeated text)."""
-    from temex.evaluate import gold_text, load_site
-    from temex.page.files import html_files
-
-    site = load_site(DATA / "sites" / "pyconca2013-conference")  # type: ignore[operator]
-    files = sorted(html_files(site.root))
-    index = SiteIndex([parse(f.read_bytes(), url=str(f)) for f in files[:24]], hashed=True)
-    (f,) = [x for x in files if x.as_posix().endswith("/en/schedule/presentation/107/index.html")]
-    d = parse(f.read_bytes(), url=str(f))
-    gold = gold_text(d, site.content_selector, site.template_selector)
+    index, d, gold = _under_a_template("pyconca2013-conference",
+                                       "en/schedule/presentation/107/index.html")
     text = {n: extract_content(d, index, [False] * len(d), ContentParams(neutral_repeats=n),
                                member=index.member(d)).text() for n in (False, True)}
     assert "Dana Bauer" not in text[False] and "Dana Bauer" in text[True].splitlines()
