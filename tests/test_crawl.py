@@ -530,3 +530,29 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
     assert "A new post" in (out / "pages/topic/3/index.md").read_text()
     s = json.loads((out / "summary.json").read_text())
     assert s["files_written"] == 1 and s["changed"] == 1
+
+
+#: Mean token F1 of what ``temex crawl`` writes, per shared site (the fast
+#: subset of ``bench/crawl_check.py``: the sites that pass since issue 25's
+#: fifth session and the worst one), a little under the measured figures
+#: (docs/BENCHMARKS.md, "Crawl floors"): regression guards.
+CRAWL_FLOORS = {"americanpillowcase-shop": 0.91, "cezam-catalogue": 0.95,
+                "codare-wordpress": 0.95, "pyconca2013-conference": 0.96}
+
+
+@pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
+@pytest.mark.parametrize("name", sorted(CRAWL_FLOORS))
+def test_crawl_of_a_shared_site_keeps_every_page_and_its_main_text(name: str) -> None:
+    """The crawl check of the bench (served on 127.0.0.1, crawled with the
+    defaults from the data's own start page, every page's text against its
+    gold): every crawlable page written or proven a duplicate, and the mean
+    token F1 at its floor."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from crawl_check import check_site
+
+    from temex.evaluate import load_site
+
+    site = load_site(DATA / "sites" / name)  # type: ignore[operator]
+    got = check_site(site, max_pages=1000, detail=0)
+    assert got["kept"] >= 0.95 and not got["missing"], got["missing"]
+    assert got["f1_mean"] >= CRAWL_FLOORS[name], (name, got["f1_mean"])
