@@ -179,8 +179,9 @@ def fresh_lists(doc: Document, blocks: Blocks, site: SiteIndex | None,
 def _need(site: SiteIndex, params: ContentParams, member: bool, masked: bool) -> int:
     others = site.n_pages - (1 if member else 0)
     need = params.repeat_min
-    if masked:
-        need = max(need, math.ceil(params.repeat_share * others))
+    share = params.repeat_share if masked else params.folder_repeat_share
+    if share > 0:
+        need = max(need, math.ceil(share * others))
     return need
 
 
@@ -189,8 +190,9 @@ def repeated_text(doc: Document, blocks: Blocks, site: SiteIndex | None,
                   masked: bool = False) -> list[bool]:
     """Site-level boilerplate verdict per block: text on at least
     ``repeat_min`` other pages of the site (``long_block`` characters or more:
-    one more page; with a template mask, ``masked``: at least ``repeat_share``
-    of the other pages), except the page's own title (``own_title``)."""
+    one more page) and at least ``repeat_share`` of them with a template
+    mask (``masked``), ``folder_repeat_share`` without one, except the
+    page's own title (``own_title``)."""
     if site is None:
         return [False] * len(blocks)
     need = _need(site, params, member, masked)

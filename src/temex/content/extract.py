@@ -31,9 +31,10 @@ Which evidence chooses (measured in docs/CONTENT.md):
   (:func:`site_page_blocks`);
 * a template mask (batch, saved templates, crawl) or
   ``ContentParams(scorer=False)``: the rules with site evidence
-  (:func:`temex.content.rules.rule_signals`); under a template mask, where
-  they keep nothing, or under half of a small page's own text, that own text
-  (:func:`small_page_own_text`), and else, where they keep under half of
+  (:func:`temex.content.rules.rule_signals`); with site evidence (a mask,
+  or folder mode), where the choice keeps nothing, or under half of a small
+  page's own text, that own text (:func:`small_page_own_text`); under a
+  template mask else, where they keep under half of
   the page's own text, the page level's blocks less the template and
   repeated text are added (:func:`page_level_added`).
 
@@ -95,9 +96,11 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         chosen, region, stats = _by_rules(cand, params, models, small)
     else:
         chosen, region, stats = _by_scorer(cand, site, member, params, models)
-    if cand.masked:
+    if cand.masked or cand.others >= params.site_rules_min:
+        # site evidence tells the page's own text: where the choice kept
+        # nothing or little of a small page, that text
         chosen, fallback = small_page_own_text(cand, chosen, params)
-        if not fallback and params.page_added and params.scorer:
+        if not fallback and cand.masked and params.page_added and params.scorer:
             chosen, fallback = page_level_added(cand, chosen, params, models)
         if fallback:
             stats = {**stats, "fallback": fallback}
@@ -114,8 +117,9 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
 
 def small_page_own_text(cand: Candidates, chosen: list[int], params: ContentParams
                         ) -> tuple[list[int], str]:
-    """Under a template mask, the page's own text (blocks neither template
-    nor repeated on the site) where the rules kept too little of it:
+    """With site evidence (a template mask, or ``site_rules_min`` other pages
+    of the site: folder mode), the page's own text (blocks neither template
+    nor repeated on the site) where the choice kept too little of it:
 
     * nothing kept: all of it (the last page of a listing: two linked rows,
       too few for a list);

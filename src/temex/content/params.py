@@ -102,6 +102,15 @@ class ContentParams:
     #: more often the page's own (a teaser, a product variant's description,
     #: a user name) than chrome. Chosen leaving one site out (docs/CONTENT.md).
     repeat_share: float = 0.3
+    #: The same without a template mask (folder mode, ``temex content DIR``):
+    #: text on fewer than this share of the site's other pages is not
+    #: repeated text. A talk's title and speaker are on the schedule and the
+    #: speaker's page too, a chapter's headings in the book's table of
+    #: contents; with two pages enough, folder mode emptied such pages.
+    #: Chosen leaving one site out over 0, 0.1, 0.2, 0.3 (docs/CONTENT.md,
+    #: "Folder mode: repeated on a share of the pages"); 0: ``repeat_min``
+    #: pages alone, as before.
+    folder_repeat_share: float = 0.2
     #: The page's first ``h1``, when its text is part of the ``<title>``, is
     #: never repeated text (:func:`temex.content.title.own_title_block`).
     own_title: bool = True
