@@ -115,6 +115,14 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
     return Content(doc, cand.blocks, chosen, region, reason, stats)
 
 
+def _own_chars_kept(cand: Candidates, chosen: list[int]) -> tuple[int, int]:
+    """The page's own characters (blocks neither template nor repeated) and
+    how many of them ``chosen`` keeps: the two fallbacks' measure."""
+    chars, boiler = cand.blocks.chars, cand.boiler
+    own_chars = sum(c for c, x in zip(chars, boiler) if not x)
+    return own_chars, sum(chars[b] for b in chosen if not boiler[b])
+
+
 def small_page_own_text(cand: Candidates, chosen: list[int], params: ContentParams
                         ) -> tuple[list[int], str]:
     """With site evidence (a template mask, or ``site_rules_min`` other pages
@@ -131,12 +139,10 @@ def small_page_own_text(cand: Candidates, chosen: list[int], params: ContentPara
     Returns the blocks and the fallback's name ("" when none applied). The
     region rule weighs blocks by their text, which a page of a few short
     blocks does not have; what the site does not repeat is its own."""
-    blocks, boiler = cand.blocks, cand.boiler
-    own = [b for b, x in enumerate(boiler) if not x]
+    own = [b for b, x in enumerate(cand.boiler) if not x]
     if not chosen:
         return own, "own text" if own else ""
-    own_chars = sum(blocks.chars[b] for b in own)
-    kept = sum(blocks.chars[b] for b in chosen if not boiler[b])
+    own_chars, kept = _own_chars_kept(cand, chosen)
     if own_chars >= params.small_page or 2 * kept >= own_chars:
         return chosen, ""
     first = min(chosen)
@@ -160,13 +166,11 @@ def page_level_added(cand: Candidates, chosen: list[int], params: ContentParams,
     fallback's name ("" when nothing was added). Measured on the crawl check
     and the content sets (docs/CRAWL.md, "The page level where the rules
     kept little")."""
-    blocks, boiler = cand.blocks, cand.boiler
-    own_chars = sum(c for c, x in zip(blocks.chars, boiler) if not x)
-    kept = sum(blocks.chars[b] for b in chosen if not boiler[b])
+    own_chars, kept = _own_chars_kept(cand, chosen)
     if 2 * kept >= own_chars:
         return chosen, ""
-    page = extract_content(cand.doc, None, None, params, models=models, blocks=blocks)
-    added = {b for b in page.chosen if not boiler[b]} - set(chosen)
+    page = extract_content(cand.doc, None, None, params, models=models, blocks=cand.blocks)
+    added = {b for b in page.chosen if not cand.boiler[b]} - set(chosen)
     if not added:
         return chosen, ""
     return sorted(added.union(chosen)), "page level added"

@@ -216,8 +216,8 @@ def region_gaps(doc: Document, blocks: Blocks, boiler: Sequence[bool], chosen: S
     inside = [b for b in chosen if region <= node[b] < end]
     if not inside:
         return []
-    return [b for b in range(inside[0], inside[-1]) if not boiler[b]
-            and not (named and named[b]) and not (records and records[b])]
+    return [b for b in range(inside[0], inside[-1])
+            if not boiler[b] and not named[b] and not records[b]]
 
 
 def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],

@@ -26,12 +26,18 @@ __all__ = ["holds_link", "list_keys", "row_groups"]
 
 
 def holds_link(doc: Document) -> list[bool]:
-    """Per element of ``<body>``: its subtree holds an ``<a>``."""
+    """Per element of ``<body>``: its subtree holds an ``<a>``. Cached on the
+    document (read only): the own-records rule asks twice per page and the
+    site index's list keys once."""
+    cached = doc.__dict__.get("_holds_link")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
     body, tag, parent = doc.body, doc.tag, doc.parent
     linked = [False] * len(doc)
     for i in range(body + doc.size[body] - 1, body, -1):
         if linked[i] or tag[i] == "a":
             linked[i] = linked[parent[i]] = True
+    doc.__dict__["_holds_link"] = linked
     return linked
 
 
