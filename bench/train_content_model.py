@@ -456,7 +456,8 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
             keep[rules] = True
         return keep
     outside = {"region": OUTSIDE, "region_only": 2.0, "region90": 0.9}[sel]
-    chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside)
+    chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
+                       _PARAMS.list_region)
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

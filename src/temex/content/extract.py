@@ -197,6 +197,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     region by :func:`temex.content.region.select`; at the page level the
     rules where the scorer collapsed (``page_fallback``)."""
     from .region import select
+    from .features import block_lists
     from .scorer import block_features, load_model
 
     doc, blocks = cand.doc, cand.blocks
@@ -229,7 +230,9 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
         for b, k in enumerate(df):
             if k >= params.site_share * cand.others:
                 probs[b] = 0.0
-    chosen, region = select(doc, blocks, probs, model.threshold, model.outside)
+    lists = block_lists(doc, blocks) if params.list_region > 0 else None
+    chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
+                            params.list_region)
     stats: dict[str, Any] = {"scorer": variant}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)

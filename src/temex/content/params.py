@@ -55,6 +55,13 @@ class ContentParams:
     #: "Page level: the rules as a fallback"): 0.3 changes no dataset by more
     #: than +0.001 and lifts the documentation sites by 0.09-0.20; 0 turns it off.
     page_fallback: float = 0.3
+    #: Page level: a scorer's region whose blocks all sit in one list of
+    #: alike records (a thread's posts, a listing's rows) is widened to the
+    #: list, whose blocks are kept from this probability on
+    #: (:func:`temex.content.region.list_region`); 0: off. Chosen leaving
+    #: one content set out, by grouped cross-validation (docs/CONTENT.md,
+    #: "A region inside a list is the list").
+    list_region: float = 0.2
     #: Site level without a template mask (``site_rules_min`` other pages or
     #: more): the page scorer's choice less the site's repeated text, unless
     #: it keeps less than this share of the characters the rules keep; then

@@ -12,6 +12,10 @@ Source: the tree analogue of the densest region of Finn, Kushmerick and
 Smyth 2001 ("Fact or fiction: content classification for digital
 libraries", body-text extraction: the span maximising tokens inside minus
 tags outside); here over DOM subtrees (:func:`temex.page.blocks.heaviest_subtree`).
+A region that falls inside a list of alike records (the posts of a thread,
+the rows of a listing, the sections of a landing page) is widened to the
+list (:func:`list_region`).
+
 Cost: O(n) per page (one reverse pre-order pass of subtree sums).
 """
 
@@ -26,21 +30,64 @@ __all__ = ["rules_region", "select"]
 
 
 def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: float,
-           outside: float = 2.0) -> tuple[list[int], int]:
+           outside: float = 2.0, lists: tuple[Sequence[int], Sequence[int]] | None = None,
+           list_threshold: float = 0.0) -> tuple[list[int], int]:
     """Kept blocks and the main region from block probabilities: the region
     is the element maximising the sum of ``chars * (p - threshold)`` over its
     blocks (a maximum-weight subtree); kept are the blocks inside it with
-    ``p >= threshold`` and, outside it, those with ``p >= outside``."""
+    ``p >= threshold`` and, outside it, those with ``p >= outside``.
+
+    With ``lists`` (per block its record list and record element,
+    :func:`temex.content.features.block_lists`) and ``list_threshold > 0``,
+    a region inside one record list is widened to the list's container and
+    keeps its blocks from ``list_threshold`` on (:func:`list_region`)."""
     n = len(blocks)
     body = doc.body
     if not n or body < 0:
         return [], -1
     node, chars = blocks.node, blocks.chars
     region = heaviest_subtree(doc, blocks, [c * (p - threshold) for c, p in zip(chars, probs)])
+    inside = threshold
+    if lists is not None and list_threshold > 0:
+        widened = list_region(doc, blocks, region, lists)
+        if widened >= 0:
+            region, inside = widened, min(threshold, list_threshold)
     r_end = region + doc.size[region]
     chosen = [b for b in range(n)
-              if probs[b] >= (threshold if region <= node[b] < r_end else outside)]
+              if probs[b] >= (inside if region <= node[b] < r_end else outside)]
     return chosen, region
+
+
+def list_region(doc: Document, blocks: Blocks, region: int,
+                lists: tuple[Sequence[int], Sequence[int]]) -> int:
+    """The container of the record list that holds every block of
+    ``region``, or -1 when its blocks are not all in one list.
+
+    Why: the heaviest subtree finds the densest text; on a page that is a
+    list of alike records (a forum thread's posts, a question's answers, a
+    listing's rows, a landing page's sections; MDR's data records, Liu,
+    Grossman and Zhai 2003, as :func:`temex.content.records.record_lists`
+    finds them) the densest text is one record, or a few, and each record
+    alone scores as a teaser would. A region that falls inside one list is
+    a part of it: the page is about the list, so the region is the list,
+    and its records are judged as members of it (a lower threshold). An
+    article above a comment list is not inside the list, and is left as
+    it is. Measured on every content set by grouped cross-validation
+    (docs/CONTENT.md, "A region inside a list is the list"). O(n)."""
+    node = blocks.node
+    r_end = region + doc.size[region]
+    list_of, record_of = lists
+    found, record = -1, -1
+    for b in range(len(blocks)):
+        if region <= node[b] < r_end:
+            k = list_of[b]
+            if k < 0 or (found >= 0 and k != found):
+                return -1
+            found, record = k, record_of[b]
+    if found < 0:
+        return -1
+    container = doc.parent[record]
+    return container if container >= 0 else -1
 
 
 def rules_region(doc: Document, blocks: Blocks, good: Sequence[bool],
