@@ -456,6 +456,8 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
             keep[rules] = True
         return keep
     outside = {"region": OUTSIDE, "region_only": 2.0, "region90": 0.9}[sel]
+    # main_region is left out: the feature cache keeps no tags or attributes
+    # (bench_content.py --cv-models measures the page level with it)
     chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
                        _PARAMS.list_region)
     keep = np.zeros(len(pr), dtype=bool)

@@ -232,7 +232,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
                 probs[b] = 0.0
     lists = block_lists(doc, blocks) if params.list_region > 0 else None
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
-                            params.list_region)
+                            params.list_region, params.main_region)
     stats: dict[str, Any] = {"scorer": variant}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)

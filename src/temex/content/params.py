@@ -62,6 +62,13 @@ class ContentParams:
     #: one content set out, by grouped cross-validation (docs/CONTENT.md,
     #: "A region inside a list is the list").
     list_region: float = 0.2
+    #: Page level: a scorer's region under the page's ``<main>`` (or
+    #: ``role="main"``) element that keeps under half of the characters the
+    #: main element holds from this probability on is widened to it
+    #: (:func:`temex.content.region.main_region`); 0: off. Chosen leaving
+    #: one content set out, by grouped cross-validation (docs/CONTENT.md,
+    #: "The page's main element").
+    main_region: float = 0.2
     #: Site level without a template mask (``site_rules_min`` other pages or
     #: more): the page scorer's choice less the site's repeated text, unless
     #: it keeps less than this share of the characters the rules keep; then
