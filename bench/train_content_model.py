@@ -61,6 +61,7 @@ from content_sets import DATASETS, pages_by_site  # noqa: E402
 
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
+from temex.content.region import main_elements  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
     CONTEXT_FEATURES,
     FEATURES,
@@ -111,7 +112,7 @@ def group_of(site: str) -> str:
 
 class Page:
     __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
-                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf", "lists")
+                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf", "lists", "mains")
 
 
 def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
@@ -160,6 +161,7 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     # what context_features and select need: the tree arrays, not the page
     p.ctx_doc, p.ctx_blocks = _Tree(d), _BlockView(blocks)
     p.lists = block_lists(d, blocks)
+    p.mains = main_elements(d)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
     p.traf = None
     return p
@@ -456,10 +458,8 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
             keep[rules] = True
         return keep
     outside = {"region": OUTSIDE, "region_only": 2.0, "region90": 0.9}[sel]
-    # main_region is left out: the feature cache keeps no tags or attributes
-    # (bench_content.py --cv-models measures the page level with it)
     chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
-                       _PARAMS.list_region)
+                       _PARAMS.list_region, p.mains, _PARAMS.main_region)
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

@@ -959,7 +959,7 @@ def test_a_region_under_half_of_the_main_elements_likely_text_is_the_main_elemen
     """``region.main_region``: the nearest ``<main>`` (or ``role=main``)
     above the region, when the region keeps under half of what main holds
     from the threshold on; a region holding most of it stays."""
-    from temex.content.region import main_region
+    from temex.content.region import main_elements, main_region
     from temex.page.blocks import page_blocks
 
     html = ("<html><body><nav><a href='/'>Home</a></nav><main>"
@@ -976,12 +976,13 @@ def test_a_region_under_half_of_the_main_elements_likely_text_is_the_main_elemen
     probs = [0.9 if doc.tag[blocks.node[b]] in ("h1", "p") and
              hero <= blocks.node[b] < hero + doc.size[hero] else 0.3
              for b in range(len(blocks))]
-    assert main_region(doc, blocks, probs, hero, 0.5, 0.2) == main
+    mains = main_elements(doc)
+    assert main_region(doc, blocks, probs, hero, 0.5, mains, 0.2) == main
     # the same region holding most of what main holds is left alone
-    assert main_region(doc, blocks, probs, hero, 0.5, 0.95) == -1
+    assert main_region(doc, blocks, probs, hero, 0.5, mains, 0.95) == -1
     # no main element above the region
     footer = doc.tag.index("footer")
-    assert main_region(doc, blocks, probs, footer, 0.5, 0.2) == -1
+    assert main_region(doc, blocks, probs, footer, 0.5, mains, 0.2) == -1
 
 
 @pytest.mark.parametrize("page,before", [("zapier.com/0699", 0.388), ("airtable.com/2841", 0.427)])

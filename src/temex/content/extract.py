@@ -196,7 +196,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     pages the larger of the ``page`` and ``site`` models' probabilities; the
     region by :func:`temex.content.region.select`; at the page level the
     rules where the scorer collapsed (``page_fallback``)."""
-    from .region import select
+    from .region import main_elements, select
     from .features import block_lists
     from .scorer import block_features, load_model
 
@@ -231,8 +231,9 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
             if k >= params.site_share * cand.others:
                 probs[b] = 0.0
     lists = block_lists(doc, blocks) if params.list_region > 0 else None
+    mains = main_elements(doc) if params.main_region > 0 else frozenset()
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
-                            params.list_region, params.main_region)
+                            params.list_region, mains, params.main_region)
     stats: dict[str, Any] = {"scorer": variant}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)

@@ -264,16 +264,18 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
     content, their form is template; ``--no-comments`` turns this off). A
     block is one when it lies inside a comment-named section
     (:func:`comment_sections`) and comes after the *anchor* in document
-    order (the chosen block with the most non-link text: the article, which
-    the thread follows; so no ancestor of it), it is not the site's (``boiler``:
+    order (the chosen block outside comment sections with the most non-link
+    text: the article, which the thread follows; so no ancestor of it), it is not the site's (``boiler``:
     repeated text or the template mask: a sidebar's "recent comments"
     widget) and no ``form`` holds it (the reply form). The main-block
     choice keeps one subtree, and the thread sits beside the article, not
     under it. O(n)."""
     if not chosen:
         return set()
-    anchor = blocks.node[max(chosen, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
     inside = comment_sections(doc)
+    # the article, not a long comment the choice kept
+    article = [b for b in chosen if not inside[blocks.node[b]]] or list(chosen)
+    anchor = blocks.node[max(article, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
     body, parent, tag = doc.body, doc.parent, doc.tag
     in_form = [False] * len(doc)
     for i in range(body + 1, body + doc.size[body]):

@@ -23,17 +23,18 @@ Cost: O(n) per page (one reverse pre-order pass of subtree sums).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..page.blocks import Blocks, heaviest_subtree
 from ..page.dom import Document
 
-__all__ = ["rules_region", "select"]
+__all__ = ["list_region", "main_elements", "main_region", "rules_region", "select"]
 
 
 def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: float,
            outside: float = 2.0, lists: tuple[Sequence[int], Sequence[int]] | None = None,
-           list_threshold: float = 0.0, main_threshold: float = 0.0) -> tuple[list[int], int]:
+           list_threshold: float = 0.0, mains: Collection[int] = (),
+           main_threshold: float = 0.0) -> tuple[list[int], int]:
     """Kept blocks and the main region from block probabilities: the region
     is the element maximising the sum of ``chars * (p - threshold)`` over its
     blocks (a maximum-weight subtree); kept are the blocks inside it with
@@ -43,7 +44,8 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     :func:`temex.content.features.block_lists`) and ``list_threshold > 0``,
     a region inside one record list is widened to the list's container and
     keeps its blocks from ``list_threshold`` on (:func:`list_region`).
-    With ``main_threshold > 0``, a region under the page's ``<main>`` that
+    With ``main_threshold > 0``, a region under one of ``mains`` (the page's
+    main elements, :func:`main_elements`) that
     keeps under half of the characters the main element holds from
     ``main_threshold`` on is widened to it, which keeps its blocks from that
     probability on (:func:`main_region`)."""
@@ -58,8 +60,8 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
         widened = list_region(doc, blocks, region, lists)
         if widened >= 0:
             region, inside = widened, min(threshold, list_threshold)
-    if main_threshold > 0:
-        widened = main_region(doc, blocks, probs, region, inside, main_threshold)
+    if main_threshold > 0 and mains:
+        widened = main_region(doc, blocks, probs, region, inside, mains, main_threshold)
         if widened >= 0:
             region, inside = widened, min(inside, main_threshold)
     r_end = region + doc.size[region]
@@ -68,10 +70,18 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     return chosen, region
 
 
+def main_elements(doc: Document) -> frozenset[int]:
+    """The page's main elements: ``<main>`` and any element with
+    ``role="main"``. O(n)."""
+    tag, attrs = doc.tag, doc.attrs
+    return frozenset(i for i in range(len(tag))
+                     if tag[i] == "main" or ("role", "main") in attrs[i])
+
+
 def main_region(doc: Document, blocks: Blocks, probs: Sequence[float], region: int,
-                inside: float, threshold: float) -> int:
-    """The page's main element (``<main>`` or ``role="main"``, the nearest
-    above ``region``) when the blocks ``region`` keeps (``p >= inside``) hold
+                inside: float, mains: Collection[int], threshold: float) -> int:
+    """The page's main element (of ``mains``, :func:`main_elements`: the
+    nearest above ``region``) when the blocks ``region`` keeps (``p >= inside``) hold
     under half of the characters of its blocks with ``p >= threshold``;
     else -1.
 
@@ -85,9 +95,9 @@ def main_region(doc: Document, blocks: Blocks, probs: Sequence[float], region: i
     stays. Measured by grouped cross-validation on every content set and
     the shared sites (docs/CONTENT.md, "The page's main element"). O(depth
     + n)."""
-    parent, tag, attrs = doc.parent, doc.tag, doc.attrs
+    parent = doc.parent
     m = parent[region]
-    while m >= 0 and tag[m] != "main" and ("role", "main") not in attrs[m]:
+    while m >= 0 and m not in mains:
         m = parent[m]
     if m < 0:
         return -1
