@@ -61,7 +61,8 @@ from temex.template.site_index import SiteIndex  # noqa: E402
 
 SAMPLE = 24  # pages in the site index, as temex batch's default --sample
 BEFORE = replace(ContentParams(), own_records=0.0, repeat_share=0.0, own_title=False,
-                 page_added=False, link_types=None, gaps=False, neutral_repeats=False)
+                 page_added=False, link_types=None, gaps=False, neutral_repeats=False,
+                 data_tables=False)
 GRID = {"repeat_share": (0.0, 0.1, 0.2, 0.3), "own_records": (0.0, 0.5)}
 NEWS = ("big9", "cleanportaleval", "dragnet")
 

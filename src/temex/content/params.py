@@ -103,6 +103,12 @@ class ContentParams:
     #: sits inside it, between the page's own blocks. False: it weighs
     #: against the region, as without a mask.
     neutral_repeats: bool = True
+    #: Under a template mask, the rows of a table with column headers (a
+    #: ``th`` in its first row) are data: never teaser records, and their
+    #: linked cells pass the link-density rule (a ranking's titles, a
+    #: listing's topics; :func:`temex.content.records.headed_table_rows`).
+    #: False: such rows are judged as any others.
+    data_tables: bool = True
     #: Own record lists (site evidence only): lists of at least 3 sibling
     #: records are the page's own (posts of a topic, rows of a listing,
     #: products of a category) when one holds the anchor (that one) or when

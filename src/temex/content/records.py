@@ -23,7 +23,7 @@ descendant names compared with its neighbour's, d the members' size).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -35,11 +35,12 @@ from ..page.rows import holds_link, row_groups
 _WORDS = re.compile(r"[^a-z]+")
 
 __all__ = ["RecordLists", "alike", "anchor_element", "comment_blocks", "comment_sections",
-           "own_records", "record_lists", "teaser_records"]
+           "headed_table_rows", "own_records", "record_lists", "teaser_records"]
 
 
 def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
-                   anchor: int, strict: bool = False) -> list[bool]:
+                   anchor: int, strict: bool = False,
+                   data_rows: Collection[int] = ()) -> list[bool]:
     """Mask of elements inside *teaser records*: one of at least 3 same-tag
     siblings whose subtree holds at least 2 blocks, one of them a link
     (linked title, author name), and fewer than ``max_chars`` characters
@@ -51,7 +52,9 @@ def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
     ``div`` among the ``div`` wrappers of its breadcrumb, byline and title
     block; a linked table of contents or one link made it look like one
     teaser of three, and the page lost its text (measured in
-    docs/BATCH.md, "Content of unseen pages")."""
+    docs/BATCH.md, "Content of unseen pages"). ``data_rows`` (the rows of
+    tables with column headers, :func:`headed_table_rows`) are never
+    teasers."""
     n = len(doc)
     linked = [1 if lc > max_ld * c else 0 for lc, c in zip(blocks.link_chars, blocks.chars)]
     nb, nl, ch = subtree_sums(doc, blocks, [1] * len(blocks), linked, blocks.chars)
@@ -63,7 +66,8 @@ def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
         if out[p]:
             out[i] = True
             continue
-        if nb[i] < 2 or not nl[i] or ch[i] >= max_chars or doc.is_ancestor(i, anchor):
+        if (nb[i] < 2 or not nl[i] or ch[i] >= max_chars or doc.is_ancestor(i, anchor)
+                or i in data_rows):
             continue
         t = tag[i]
         same = 0
@@ -72,6 +76,30 @@ def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
                 same += 1
         out[i] = same >= 3
     return out
+
+
+def headed_table_rows(doc: Document) -> frozenset[int]:
+    """The ``tr`` rows of the tables that have column headers (a ``th``
+    cell in their first row).
+
+    Why: a list of teasers (related stories, a comment list) is laid out as
+    cards or list items; a table whose columns are named is data the page
+    presents: a ranking with its ranks, a forum's topics with their
+    replies and views, a price list. Its rows may each hold a linked title,
+    and they are still the page's (the data convention: the rows of a
+    listing are content). O(n)."""
+    tag, children = doc.tag, doc.children
+    rows: set[int] = set()
+    for t in range(len(tag)):
+        if tag[t] != "table":
+            continue
+        trs = [c for c in children[t] if tag[c] == "tr"]
+        for c in children[t]:
+            if tag[c] in ("thead", "tbody", "tfoot"):
+                trs.extend(r for r in children[c] if tag[r] == "tr")
+        if trs and any(tag[c] == "th" for c in children[min(trs)]):
+            rows.update(trs)
+    return frozenset(rows)
 
 
 def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor: int,

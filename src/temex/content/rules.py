@@ -30,8 +30,8 @@ from ..page.blocks import Blocks
 from ..page.dom import Document
 from ..page.names import ancestor_counts, part_flags
 from .params import ContentParams
-from .records import (COMMENT_WORDS, anchor_element, comment_sections, own_records,
-                      teaser_records)
+from .records import (COMMENT_WORDS, anchor_element, comment_sections, headed_table_rows,
+                      own_records, teaser_records)
 from .region import rules_region
 from .title import head_zone, title_before, title_zone
 
@@ -136,6 +136,11 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if specific is None:
         specific = [not x for x in boiler]
     ld_ok = link_density_ok(doc, blocks, params.max_link_density)
+    data_tables = masked and params.data_tables
+    if data_tables:
+        # a table with named columns is data, not navigation: its linked
+        # cells (a ranking's titles, a listing's topics) are the page's
+        ld_ok = [ok or r for ok, r in zip(ld_ok, in_headed_table(doc, blocks))]
     out["ld_ok"] = ld_ok
     good = [not boiler[b] and ld_ok[b] for b in range(n)]
     bad: list[bool] | None = None
@@ -165,7 +170,8 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if params.records:
         anchor = anchor_element(blocks, good, [0] * len(doc)) if any(good) else -1
         rec = teaser_records(doc, blocks, params.records, params.max_link_density, anchor,
-                             strict=masked)
+                             strict=masked,
+                             data_rows=headed_table_rows(doc) if data_tables else ())
         if own is not None:
             rec = [r and not o for r, o in zip(rec, own)]
         out["records"] = [rec[node[b]] for b in range(n)]
@@ -197,6 +203,19 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
         mask[b] = True
     out.update(region=region, chosen=chosen, chosen_mask=mask)
     return out
+
+
+def in_headed_table(doc: Document, blocks: Blocks) -> list[bool]:
+    """Per block: inside a row of a table with column headers
+    (:func:`temex.content.records.headed_table_rows`). O(n)."""
+    rows = headed_table_rows(doc)
+    if not rows:
+        return [False] * len(blocks)
+    parent = doc.parent
+    inside = [False] * len(doc)
+    for i in range(doc.body + 1, doc.body + doc.size[doc.body]):
+        inside[i] = i in rows or inside[parent[i]]
+    return [inside[d] for d in blocks.node]
 
 
 def region_gaps(doc: Document, blocks: Blocks, boiler: Sequence[bool], chosen: Sequence[int],
