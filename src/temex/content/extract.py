@@ -196,8 +196,8 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     pages the larger of the ``page`` and ``site`` models' probabilities; the
     region by :func:`temex.content.region.select`; at the page level the
     rules where the scorer collapsed (``page_fallback``)."""
-    from .region import main_elements, select
     from .features import block_lists
+    from .region import main_elements, select
     from .scorer import block_features, load_model
 
     doc, blocks = cand.doc, cand.blocks

@@ -90,9 +90,7 @@ def headed_table_rows(doc: Document) -> frozenset[int]:
     listing are content). O(n)."""
     tag, children = doc.tag, doc.children
     rows: set[int] = set()
-    for t in range(len(tag)):
-        if tag[t] != "table":
-            continue
+    for t in [i for i, x in enumerate(tag) if x == "table"]:
         trs = [c for c in children[t] if tag[c] == "tr"]
         for c in children[t]:
             if tag[c] in ("thead", "tbody", "tfoot"):
@@ -293,9 +291,10 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
     block is one when it lies inside a comment-named section
     (:func:`comment_sections`) and comes after the *anchor* in document
     order (the chosen block outside comment sections with the most non-link
-    text: the article, which the thread follows; so no ancestor of it), it is not the site's (``boiler``:
-    repeated text or the template mask: a sidebar's "recent comments"
-    widget) and no ``form`` holds it (the reply form). The main-block
+    text: the article, which the thread follows; so no ancestor of it), it
+    is not the site's (``boiler``: repeated text or the template mask: a
+    sidebar's "recent comments" widget) and no ``form`` holds it (the
+    reply form). The main-block
     choice keeps one subtree, and the thread sits beside the article, not
     under it. O(n)."""
     if not chosen:

@@ -22,7 +22,7 @@ are ours (issues 4, 9, 11; measured in docs/CONTENT.md). Cost: O(n) per page
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -136,11 +136,11 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if specific is None:
         specific = [not x for x in boiler]
     ld_ok = link_density_ok(doc, blocks, params.max_link_density)
-    data_tables = masked and params.data_tables
-    if data_tables:
+    data_rows = headed_table_rows(doc) if masked and params.data_tables else frozenset()
+    if data_rows:
         # a table with named columns is data, not navigation: its linked
         # cells (a ranking's titles, a listing's topics) are the page's
-        ld_ok = [ok or r for ok, r in zip(ld_ok, in_headed_table(doc, blocks))]
+        ld_ok = [ok or r for ok, r in zip(ld_ok, in_headed_table(doc, blocks, data_rows))]
     out["ld_ok"] = ld_ok
     good = [not boiler[b] and ld_ok[b] for b in range(n)]
     bad: list[bool] | None = None
@@ -170,8 +170,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if params.records:
         anchor = anchor_element(blocks, good, [0] * len(doc)) if any(good) else -1
         rec = teaser_records(doc, blocks, params.records, params.max_link_density, anchor,
-                             strict=masked,
-                             data_rows=headed_table_rows(doc) if data_tables else ())
+                             strict=masked, data_rows=data_rows)
         if own is not None:
             rec = [r and not o for r, o in zip(rec, own)]
         out["records"] = [rec[node[b]] for b in range(n)]
@@ -205,10 +204,9 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     return out
 
 
-def in_headed_table(doc: Document, blocks: Blocks) -> list[bool]:
-    """Per block: inside a row of a table with column headers
-    (:func:`temex.content.records.headed_table_rows`). O(n)."""
-    rows = headed_table_rows(doc)
+def in_headed_table(doc: Document, blocks: Blocks, rows: Collection[int]) -> list[bool]:
+    """Per block: inside one of ``rows``, the rows of the tables with column
+    headers (:func:`temex.content.records.headed_table_rows`). O(n)."""
     if not rows:
         return [False] * len(blocks)
     parent = doc.parent
