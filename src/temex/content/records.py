@@ -90,6 +90,8 @@ def headed_table_rows(doc: Document) -> frozenset[int]:
     listing are content). O(n)."""
     tag, children = doc.tag, doc.children
     rows: set[int] = set()
+    if "th" not in tag:  # most pages have no header cell: one scan in C
+        return frozenset()
     for t in [i for i, x in enumerate(tag) if x == "table"]:
         trs = [c for c in children[t] if tag[c] == "tr"]
         for c in children[t]:
