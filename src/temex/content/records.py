@@ -296,9 +296,8 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
     text: the article, which the thread follows; so no ancestor of it), it
     is not the site's (``boiler``: repeated text or the template mask: a
     sidebar's "recent comments" widget) and no ``form`` holds it (the
-    reply form). The main-block
-    choice keeps one subtree, and the thread sits beside the article, not
-    under it. O(n)."""
+    reply form). The main-block choice keeps one subtree, and the thread
+    sits beside the article, not under it. O(n)."""
     if not chosen:
         return set()
     inside = comment_sections(doc)

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
-from ..page.names import ancestor_counts, part_flags
+from ..page.names import ancestor_counts, flagged_below, part_flags
 from .params import ContentParams
 from .records import (COMMENT_WORDS, anchor_element, comment_sections, headed_table_rows,
                       own_records, teaser_records)
@@ -209,10 +209,10 @@ def in_headed_table(doc: Document, blocks: Blocks, rows: Collection[int]) -> lis
     headers (:func:`temex.content.records.headed_table_rows`). O(n)."""
     if not rows:
         return [False] * len(blocks)
-    parent = doc.parent
-    inside = [False] * len(doc)
-    for i in range(doc.body + 1, doc.body + doc.size[doc.body]):
-        inside[i] = i in rows or inside[parent[i]]
+    flags = bytearray(len(doc))
+    for r in rows:
+        flags[r] = 1
+    inside = flagged_below(doc, bytes(flags))
     return [inside[d] for d in blocks.node]
 
 
