@@ -28,7 +28,7 @@ from functools import cached_property
 
 from ..page.blocks import Blocks, page_blocks
 from ..page.dom import Document
-from ..template.detectors.rules import CHROME_LINK_TYPES, link_type_chrome
+from ..template.detectors.rules import chrome_link_type, link_type_chrome
 from ..template.site_index import SiteIndex
 from .params import ContentParams
 from .title import own_title_block
@@ -105,12 +105,13 @@ def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] |
 
 
 def _has_typed_link(doc: Document) -> bool:
-    """Whether a link of the page has a :data:`CHROME_LINK_TYPES` type (most
-    pages have none; the rule's sums are then not computed)."""
+    """Whether a link of the page has a page kind's link type
+    (:func:`~temex.template.detectors.rules.chrome_link_type`; most pages
+    have none, and the rule's sums are then not computed)."""
     for i, tag in enumerate(doc.tag):
         if tag == "a":
             for k, v in doc.attrs[i]:
-                if k == "rel" and CHROME_LINK_TYPES.intersection(v.lower().split()):
+                if k == "rel" and chrome_link_type(v):
                     return True
     return False
 

@@ -45,7 +45,8 @@ from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "find_query_forms", "follow_parent", "head_zone", "kind_mask",
-           "labels_follow_block", "link_type_chrome", "mapped_mask", "named_link_lists",
+           "chrome_link_type", "labels_follow_block", "link_type_chrome", "mapped_mask",
+           "named_link_lists",
            "query_widgets",
            "page_title", "record_groups", "refine_region", "subdocument", "supported_mapping",
            "table_headers", "title_nodes", "whole_table", "widen_to_title"]
@@ -622,6 +623,12 @@ def _series_navigation(doc: Document, i: int, own_kind: str | None) -> bool:
 #: ``prev`` / ``next`` (the neighbouring pages of a series or a listing).
 CHROME_LINK_TYPES = frozenset({"tag", "prev", "next"})
 
+
+def chrome_link_type(rel: str) -> bool:
+    """Whether a ``rel`` attribute value names a :data:`CHROME_LINK_TYPES`
+    type (keywords are space-separated and ASCII case-insensitive)."""
+    return not CHROME_LINK_TYPES.isdisjoint(rel.lower().split())
+
 #: Most characters of text outside links in a :func:`link_type_chrome` list:
 #: about two lines of labels ("This entry was posted in", "Bookmark the").
 #: Chosen leave-one-site-out among 100, 200 and 400 (docs/BENCHMARKS.md).
@@ -670,7 +677,7 @@ def _link_sums(doc: Document, region: int) -> _LinkSums:
                 links[i] += 1
                 if not href.strip().startswith("#"):
                     away[i] += 1
-                if CHROME_LINK_TYPES.intersection(attrs.get("rel", "").lower().split()):
+                if chrome_link_type(attrs.get("rel", "")):
                     typed[i] += 1
         if i != region:
             p = doc.parent[i]
