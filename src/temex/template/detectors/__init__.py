@@ -70,10 +70,10 @@ def _register_collection_detectors() -> None:
 METHOD_PARAMS = {
     "vote": ("equality", "threshold", "evidence", "region", "region_threshold", "max_cells",
              "evidence_share", "record_share", "closure", "digits", "title", "site_title",
-             "query_forms", "link_types", "named_lists", "labels"),
+             "query_forms", "link_types", "named_lists", "labels", "moved"),
     "intersect": ("equality", "evidence", "region", "max_cells", "evidence_share",
                   "record_share", "closure", "digits", "title", "site_title", "query_forms",
-                  "link_types", "named_lists", "labels"),
+                  "link_types", "named_lists", "labels", "moved"),
     "rtdm": ("region", "max_cells"),
     "chunks": ("threshold", "tag_path", "boundary", "alt", "region"),
 }

@@ -13,6 +13,7 @@ from ...page.dom import Document
 from ..equality import DEFAULT_EQUALITY, Equality, get_equality
 from ..mapping import DEFAULT_MAX_CELLS, etdm
 from ..model import TemplateModel
+from ..moved import DEFAULT_MOVED, moved_blocks
 from .rules import (
     DEFAULT_EVIDENCE_SHARE,
     DEFAULT_RECORD_SHARE,
@@ -76,7 +77,7 @@ class BaseDetector(FittedMixin):
                  closure: bool = True, digits: bool = True, title: bool = True,
                  site_title: bool = True, query_forms: bool = True,
                  link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True,
-                 labels: bool = True) -> None:
+                 labels: bool = True, moved: int | None = DEFAULT_MOVED) -> None:
         self.equality = equality
         self.evidence = evidence
         self.region = region
@@ -91,6 +92,7 @@ class BaseDetector(FittedMixin):
         self.link_types = link_types
         self.named_lists = named_lists
         self.labels = labels
+        self.moved = moved
 
     def get_params(self) -> dict[str, Any]:
         """Parameters as given to ``__init__`` (scikit-learn's convention)."""
@@ -115,6 +117,8 @@ class BaseDetector(FittedMixin):
             v = getattr(self, name)
             if v is not None and not (isinstance(v, (int, float)) and 0 <= v <= 1):
                 raise ParameterError(name, "None or a number in [0, 1]", v)
+        if self.moved is not None and not (isinstance(self.moved, int) and self.moved >= 1):
+            raise ParameterError("moved", "None or an int >= 1", self.moved)
         return get_equality(self.equality)
 
     def _finish(self, key: Document, template: list[bool],
@@ -140,11 +144,14 @@ class BaseDetector(FittedMixin):
         """The supported mapping under the first evidence rule (used to find
         the content region and outside it) and under the text-share rule
         (used inside the region, where widgets repeat inside the page's own
-        blocks); the same mask twice when one rule is off."""
+        blocks); the same mask twice when one rule is off. The mapping is
+        ETDM's with the blocks that moved (:mod:`temex.template.moved`)."""
         if key.tag[0] != page.tag[0]:  # Alg. 2: "if root(pk) ≅ root(p)"
             none = [False] * len(key)
             return none, none
         mapping = etdm(key, page, eq, max_cells=self.max_cells)
+        if self.moved is not None:
+            mapping = moved_blocks(key, page, mapping, self.moved)
         if not self.evidence:
             m = mapped_mask(len(key), mapping)
             return m, m

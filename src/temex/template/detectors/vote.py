@@ -16,6 +16,7 @@ from ...page.dom import Document
 from ..equality import DEFAULT_EQUALITY, Equality
 from ..mapping import DEFAULT_MAX_CELLS
 from ..model import TemplateModel
+from ..moved import DEFAULT_MOVED
 from .base import BaseDetector, seen_texts
 from .rules import (
     DEFAULT_EVIDENCE_SHARE,
@@ -105,6 +106,12 @@ class VoteDetector(BaseDetector):
         Inside the region, a short inline label ("From", "Posted on", "by")
         that the vote maps follows the content line it labels
         (:func:`.rules.labels_follow_block`).
+    moved : int or None, default 20
+        A block of the key page that ETDM leaves unmapped (the page, or
+        the parser repairing its markup, nested it elsewhere) is mapped onto
+        an identical unmapped block anywhere on the page when it holds at
+        least this many characters of text
+        (:func:`temex.template.moved.moved_blocks`); None: ETDM alone.
     closure : bool, default True
         The rules inside the region (:func:`.rules.refine_region`: record
         lists, whole widgets; :func:`.rules.follow_parent`: text-free
@@ -135,10 +142,10 @@ class VoteDetector(BaseDetector):
                  closure: bool = True, digits: bool = True, title: bool = True,
                  site_title: bool = True, query_forms: bool = True,
                  link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True,
-                 labels: bool = True) -> None:
+                 labels: bool = True, moved: int | None = DEFAULT_MOVED) -> None:
         super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
                          closure, digits, title, site_title, query_forms, link_types,
-                         named_lists, labels)
+                         named_lists, labels, moved)
         self.threshold = threshold
         self.region_threshold = region_threshold
 
