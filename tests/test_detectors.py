@@ -546,3 +546,21 @@ def test_series_links_between_title_and_text_stay_template() -> None:
     assert not on.template[sender] and not on.template[k.tag.index("h1")]
     off = VoteDetector(link_types=None).fit(key, others).model_
     assert not any(off.template[i] for i in k.descendants(nav))
+
+
+def test_a_heading_names_the_site_only_beside_the_pages_own_names() -> None:
+    """``rules.title_nodes`` with the compared pages' titles: a heading whose
+    text is part of most of them beside their own names ("Post | CODARE")
+    names the site and is no title; one that is the whole title of each
+    (digits aside: an issue index among the other issues' indexes) names
+    this page, a page of the same kind named by the same pattern."""
+    from temex.template.detectors.rules import title_nodes
+
+    page = parse("<html><head><title>{t}</title></head><body><h1>{h}</h1>"
+                 "<p>text</p></body></html>".format(t="Rubyist Magazine 0045", h="Rubyist Magazine 0045"))
+    h1 = page.tag.index("h1")
+    none = [False] * len(page)
+    issues = ["rubyist magazine 0", "rubyist magazine 0", "rubyist magazine 0"]
+    assert h1 in title_nodes(page, none, site_titles=issues)
+    posts = ["a post | rubyist magazine 0", "another | rubyist magazine 0", "rubyist magazine 0"]
+    assert h1 not in title_nodes(page, none, site_titles=posts)

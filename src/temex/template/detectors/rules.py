@@ -353,7 +353,8 @@ def title_nodes(doc: Document, template: Sequence[bool],
     that names the site rather than the page is none (issue 22): its text is
     part of the title of most compared pages (a blog's name in an ``<h1>``
     on its home page, the logo heading of a theme). The site's own name is
-    what every page's ``<title>`` shares; a page's name is its own."""
+    what every page's ``<title>`` shares beside the page's own name; a
+    page's name is its own (:func:`_names_site`)."""
     title = page_title(doc)
     out = []
     for i in doc.in_body():
@@ -371,10 +372,20 @@ def title_nodes(doc: Document, template: Sequence[bool],
 
 
 def _names_site(doc: Document, i: int, site_titles: Sequence[str]) -> bool:
-    """Whether the text of heading ``i`` is part of more than half of
-    ``site_titles``."""
+    """Whether the text of heading ``i`` is a part, and not the whole, of
+    more than half of ``site_titles`` (each title line as
+    :func:`page_title` gives it).
+
+    Not the whole: a site's name is what its pages' titles share *beside*
+    their own names ("Post title | CODARE"). A compared page whose whole
+    title is the heading's text (digits aside: an issue index "Magazine
+    0045" among the indexes "Magazine 0057", "0056") is a page of the same
+    kind named by the same pattern; the heading names this page."""
     key = norm_key(doc.subtree_text(i))
-    return bool(key) and 2 * sum(1 for t in site_titles if key in t) > len(site_titles)
+    if not key:
+        return False
+    part = sum(1 for t in site_titles if key in t and key not in t.split("\n"))
+    return 2 * part > len(site_titles)
 
 
 def _own_text(doc: Document, i: int, seen: Collection[str]) -> bool:
