@@ -61,7 +61,7 @@ from content_sets import DATASETS, pages_by_site  # noqa: E402
 
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
-from temex.content.region import main_elements  # noqa: E402
+from temex.content.region import main_elements, title_article  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
     CONTEXT_FEATURES,
     FEATURES,
@@ -245,15 +245,25 @@ def _code_digest() -> str:
     return h.hexdigest()[:16]
 
 
-class _Tree:
-    """What :func:`context_features` and :func:`select` read of a parsed page
-    (``parent``, ``size``, ``body``), without its texts and tags: the training
-    keeps thousands of pages in memory and in the feature cache."""
+class _Tags(dict):
+    """The tags :func:`title_article` reads (``h1``, ``article``) by node;
+    any other node reads as ""."""
 
-    __slots__ = ("parent", "size", "body", "_n")
+    def __missing__(self, key: int) -> str:
+        return ""
+
+
+class _Tree:
+    """What :func:`context_features`, :func:`select` and :func:`title_article`
+    read of a parsed page (``parent``, ``size``, ``body``, the ``h1`` and
+    ``article`` tags), without its texts and other tags: the training keeps
+    thousands of pages in memory and in the feature cache."""
+
+    __slots__ = ("parent", "size", "body", "tag", "_n")
 
     def __init__(self, d) -> None:  # type: ignore[no-untyped-def]
         self.parent, self.size, self.body, self._n = d.parent, d.size, d.body, len(d)
+        self.tag = _Tags((i, t) for i, t in enumerate(d.tag) if t in ("h1", "article"))
 
     def __len__(self) -> int:
         return self._n
@@ -458,8 +468,10 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
             keep[rules] = True
         return keep
     outside = {"region": OUTSIDE, "region_only": 2.0, "region90": 0.9}[sel]
-    chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
-                       _PARAMS.list_region, p.mains, _PARAMS.main_region)
+    chosen, region = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
+                            _PARAMS.list_region, p.mains, _PARAMS.main_region)
+    if sel == "region" and _PARAMS.title_article:  # as extract_content's page level
+        chosen, _ = title_article(p.ctx_doc, p.ctx_blocks, chosen, region)
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

@@ -197,7 +197,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     region by :func:`temex.content.region.select`; at the page level the
     rules where the scorer collapsed (``page_fallback``)."""
     from .features import block_lists
-    from .region import main_elements, select
+    from .region import main_elements, select, title_article
     from .scorer import block_features, load_model
 
     doc, blocks = cand.doc, cand.blocks
@@ -235,6 +235,8 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
                             params.list_region, mains, params.main_region)
     stats: dict[str, Any] = {"scorer": variant}
+    if variant == "page" and params.title_article:
+        chosen, region = title_article(doc, blocks, chosen, region)
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)
         if kept < params.page_fallback * sum(blocks.chars[b] for b in rule["chosen"]):

@@ -69,6 +69,13 @@ class ContentParams:
     #: one content set out, by grouped cross-validation (docs/CONTENT.md,
     #: "The page's main element").
     main_region: float = 0.2
+    #: Page level: where the scorer keeps nothing beyond the page's ``h1``,
+    #: or a region inside the ``<article>`` around it that holds under half
+    #: of that article's text, the article is the content
+    #: (:func:`temex.content.region.title_article`); False: off. Measured on
+    #: every content set and the shared sites left out one at a time
+    #: (docs/CONTENT.md, "The title's article").
+    title_article: bool = True
     #: Site level without a template mask (``site_rules_min`` other pages or
     #: more): the page scorer's choice less the site's repeated text, unless
     #: it keeps less than this share of the characters the rules keep; then
