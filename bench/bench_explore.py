@@ -101,16 +101,20 @@ def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
 #: folder first (``kind_first``), variant URLs last (``variants``), the
 #: near-duplicate threshold (``duplicate``), second-hop links of the key
 #: page's kind for leaf key pages (``second_hop``: 0 off, None for the
-#: default limit 2n + 2, :class:`temex.site.explore.SecondHop`).
-EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=True, duplicate=dup, second_hop=sh)
-                for ml in (4, 5) for kf in (0, 3) for dup in (None, 0.7) for sh in (0, None)]
+#: default limit 2n + 2, :class:`temex.site.explore.SecondHop`), links to the
+#: key page's URL ancestors last (``ancestors``, round 2).
+EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=True, duplicate=dup, second_hop=sh,
+                     ancestors=an)
+                for ml in (4, 5) for kf in (0, 3) for dup in (None, 0.7) for sh in (0, None)
+                for an in (False, True)]
 #: Detector points of the live ``--loso`` grid: the rules of issue 22 (on /
 #: off) with the issue 9 parameters at their defaults, and the issue 9 rules
 #: off (the offline grid, ``bench_core.GRID``, varies them all).
 LIVE_DETECTOR_GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=es is not None,
                            site_title=st, query_forms=qf, link_types=lt, named_lists=nl,
-                           labels=lb)
+                           labels=lb, moved=mv)
                       for es, cl, rs in ((0.5, True, 0.5), (None, False, None))
+                      for mv in (None, 20)
                       for st in (False, True) for qf in (False, True)
                       for lt, nl, lb in ((None, False, False), (200, True, True))]
 
@@ -125,7 +129,7 @@ def loso(data: Path, n: int, only: list[str] | None,
     from temex.content.fallback import page_level_fallback
     from temex.evaluate import Scores
     from temex.site.duplicates import DEFAULT_DUPLICATE
-    from temex.site.explore import DEFAULT_SECOND_HOP, DEFAULT_VARIANTS
+    from temex.site.explore import DEFAULT_ANCESTORS_LAST, DEFAULT_SECOND_HOP, DEFAULT_VARIANTS
     from temex.template.detectors import get_detector
 
     cached_etdm()
@@ -141,8 +145,9 @@ def loso(data: Path, n: int, only: list[str] | None,
     default_point = {"max_loads": DEFAULT_MAX_LOADS, "kind_first": DEFAULT_KIND_FIRST,
                      "variants": DEFAULT_VARIANTS,
                      "duplicate": DEFAULT_DUPLICATE, "second_hop": DEFAULT_SECOND_HOP,
+                     "ancestors": DEFAULT_ANCESTORS_LAST,
                      **{k: v for k, v in DEFAULT_POINT.items() if k not in POOL_KEYS}}
-    ekeys = ("max_loads", "kind_first", "variants", "duplicate", "second_hop")
+    ekeys = ("max_loads", "kind_first", "variants", "duplicate", "second_hop", "ancestors")
     cases: dict[tuple, list] = {}  # type: ignore[type-arg]
     for site in sites:
         with serve_folder(site.root) as base:
@@ -153,7 +158,8 @@ def loso(data: Path, n: int, only: list[str] | None,
                         ex = explore(base + kp, n=n, max_loads=e["max_loads"],
                                      source=HttpSource(concurrency=2), duplicate=e["duplicate"],
                                      kind_first=e["kind_first"], variants=e["variants"],
-                                     second_hop=e["second_hop"], fill=fill)
+                                     second_hop=e["second_hop"], ancestors=e["ancestors"],
+                                     fill=fill)
                         gold = gold_mask(ex.key, site.content_selector, site.template_selector)
                     except (PageLoadError, NoGoldError) as err:
                         print(f"skipped {site.name} {kp}: {err}", file=sys.stderr)
@@ -301,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duplicates", type=float, nargs="+",
                     help="with --loso: only these duplicate thresholds in the grid "
                          "(0 for None)")
+    ap.add_argument("--ancestors", choices=["on", "off"], nargs="+",
+                    help="with --loso: only these ancestors-last settings in the grid")
     ap.add_argument("--no-fill", action="store_true")
     ap.add_argument("--subsets", type=int, metavar="K",
                     help="only the page-choice headroom table: K random 3-subsets of the "
@@ -325,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
                  if (not args.loso_max_loads or e["max_loads"] in args.loso_max_loads)
                  and (not args.kind_first or e["kind_first"] in args.kind_first)
                  and (not args.variants or ("on" if e["variants"] else "off") in args.variants)
+                 and (not args.ancestors
+                      or ("on" if e["ancestors"] else "off") in args.ancestors)
                  and (not args.duplicates
                       or (e["duplicate"] or 0.0) in args.duplicates)]
         if args.second_hop:  # other limits than the grid's (e.g. 8 16 1000000)

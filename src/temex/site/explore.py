@@ -32,6 +32,7 @@ from .sources.base import PageSource
 from .sources.http import HttpSource
 
 __all__ = [
+    "DEFAULT_ANCESTORS_LAST",
     "DEFAULT_KIND_FIRST",
     "DEFAULT_MAX_LOADS",
     "DEFAULT_N",
@@ -54,6 +55,10 @@ __all__ = [
 DEFAULT_KIND_FIRST = 3
 #: Variants of one page (:func:`temex.site.duplicates.variant_urls`) go last.
 DEFAULT_VARIANTS = True
+#: Links to the key page's ancestors in its URL path (the site's home page,
+#: the listing of its section: hubs of another kind) go last (issue 22
+#: cause 1; :func:`ancestors_last`).
+DEFAULT_ANCESTORS_LAST = True
 #: Second hop of leaf key pages (:class:`SecondHop`, :func:`kin_pages`):
 #: a key page linking fewer pages (after :func:`distinct_links`) than the
 #: offline pool holds (``2n + 2``, :mod:`temex.site.pool`, which then takes
@@ -168,6 +173,51 @@ def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     front = (same + near)[:k]
     chosen = {id(ln) for ln in front}
     return front + [ln for ln in links if id(ln) not in chosen]
+
+
+#: Last path segments that name a folder's own page (``/en/index.html`` is
+#: the page of ``/en/``).
+_FOLDER_PAGES = frozenset({"index.html", "index.htm", "index.php", "index.shtml",
+                           "default.htm", "default.html", "default.asp", "default.aspx"})
+
+
+def _folder_of(path: str) -> str:
+    """``path`` as the folder it is the page of: ``/en/index.html`` and
+    ``/en`` give ``/en/``; a page that is no folder's page keeps its name."""
+    head, _, last = path.rpartition("/")
+    if last.lower() in _FOLDER_PAGES or not last:
+        return head + "/"
+    return path
+
+
+def ancestors_last(links: list[Link], key_url: str) -> list[Link]:
+    """``links`` with those to the key page's ancestors in its URL path moved
+    to the end, order otherwise kept: for ``/en/schedule/talk/15/`` the
+    pages of ``/en/schedule/talk/``, ``/en/schedule/``, ``/en/`` and ``/``
+    (a folder's ``index.html`` is the folder), on the key page's host, with
+    no query.
+
+    Issue 22 cause 1, our addition to the hyperlink paper's Alg. 1: the
+    home page and the section's listing are linked from every page's menu
+    and breadcrumb and were loaded first, yet they are hubs of another
+    kind, often with a layout of their own (a landing page without the
+    sidebar, a schedule without the sponsor bar every talk page carries),
+    and two of them outvote the one page that shares the key page's
+    template. They stay candidates, after the others. O(L)."""
+    key = urlsplit(key_url)
+    folder = _folder_of(key.path)
+    if not folder.endswith("/"):
+        folder = folder.rpartition("/")[0] + "/"
+
+    def is_ancestor(url: str) -> bool:
+        parts = urlsplit(url)
+        if parts.netloc != key.netloc or parts.query:
+            return False
+        path = _folder_of(parts.path)
+        return path.endswith("/") and folder.startswith(path) and path != _folder_of(key.path)
+
+    front = [ln for ln in links if not is_ancestor(ln.url)]
+    return front + [ln for ln in links if is_ancestor(ln.url)]
 
 
 def kind_quota(links: list[Link], key_url: str, k: int) -> int:
@@ -302,7 +352,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
                         duplicate: float | None = DEFAULT_DUPLICATE,
                         kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
                         variants: bool = DEFAULT_VARIANTS,
-                        second_hop: int | None = DEFAULT_SECOND_HOP) -> Exploration:
+                        second_hop: int | None = DEFAULT_SECOND_HOP,
+                        ancestors: bool = DEFAULT_ANCESTORS_LAST) -> Exploration:
     """Find ``n`` pages sharing the template of the page at ``url``.
 
     Parameters
@@ -355,6 +406,10 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         sequential until they are found); when some were loaded, compare
         the key page with the pages of its kind and folder only, if two or
         more were loaded (:func:`kin_pages`). 0: never.
+    ancestors : bool
+        Try links to the key page's ancestors in its URL path (home page,
+        section listing) last (:func:`ancestors_last`), unless the second
+        hop is wanted: then the section page is the way to the siblings.
 
     Raises
     ------
@@ -396,9 +451,12 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
             ordered = links
         if variants:
             ordered = variants_last(ordered, key.url)
-        ordered = kind_front(ordered, key.url, kind_first)
         leaf = len(ordered) < (2 * n + 2 if second_hop is None else second_hop)
         quota = kind_quota(ordered, key.url, kind_first) if leaf else 0
+        if ancestors and not quota:
+            # a leaf's section page is the way to its siblings (SecondHop)
+            ordered = ancestors_last(ordered, key.url)
+        ordered = kind_front(ordered, key.url, kind_first)
         hop = SecondHop(key.url, ordered, quota, same_host) if quota else None
         t2 = time.perf_counter()
 
@@ -448,7 +506,8 @@ def explore(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
             duplicate: float | None = DEFAULT_DUPLICATE,
             kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
             variants: bool = DEFAULT_VARIANTS,
-            second_hop: int | None = DEFAULT_SECOND_HOP) -> Exploration:
+            second_hop: int | None = DEFAULT_SECOND_HOP,
+            ancestors: bool = DEFAULT_ANCESTORS_LAST) -> Exploration:
     """Blocking wrapper of :func:`explore_async` (runs its own event loop;
     do not call from inside a running loop)."""
     return asyncio.run(explore_async(url, n=n, max_loads=max_loads, source=source,
@@ -456,7 +515,7 @@ def explore(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
                                      concurrency=concurrency, progress=progress,
                                      duplicate=duplicate, kind_first=kind_first,
                                      fill=fill, variants=variants,
-                                     second_hop=second_hop))
+                                     second_hop=second_hop, ancestors=ancestors))
 
 
 def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateModel:
