@@ -240,7 +240,7 @@ def _code_digest() -> str:
     for f in files:
         h.update(f.name.encode())
         h.update(f.read_bytes())
-    for fn in (labels_for, page_record, _load_dataset, _load_sites):
+    for fn in (labels_for, page_record, _load_dataset, _load_sites, _Tree, _dump, _undump):
         h.update(inspect.getsource(fn).encode())
     return h.hexdigest()[:16]
 
@@ -303,7 +303,7 @@ def _dump(p: Page) -> dict:
     imported as a module: pickled classes would not load in the other)."""
     d = {k: getattr(p, k) for k in Page.__slots__}
     t, b = p.ctx_doc, p.ctx_blocks
-    d["ctx_doc"] = (t.parent, t.size, t.body, len(t))
+    d["ctx_doc"] = (t.parent, t.size, t.body, len(t), dict(t.tag))
     d["ctx_blocks"] = (b.node, b.chars)
     return d
 
@@ -313,7 +313,8 @@ def _undump(d: dict) -> Page:
     for k in Page.__slots__:
         setattr(p, k, d[k])
     t = _Tree.__new__(_Tree)
-    t.parent, t.size, t.body, t._n = d["ctx_doc"]
+    t.parent, t.size, t.body, t._n, tags = d["ctx_doc"]
+    t.tag = _Tags(tags)
     b = _BlockView.__new__(_BlockView)
     b.node, b.chars = d["ctx_blocks"]
     p.ctx_doc, p.ctx_blocks = t, b

@@ -343,12 +343,13 @@ def test_second_hop_that_finds_nothing_keeps_the_cs() -> None:
     """A leaf key page whose loaded pages yield no new page of its kind (the
     demo blog post links all its sibling posts itself) keeps its complete
     CS, hub page included: ``kin_pages`` applies only to pages the second
-    hop brought."""
+    hop brought. (The key page's ancestors stay in their place both ways:
+    a page that wants the second hop keeps them, ``explore.ancestors_last``.)"""
     www = Path(__file__).resolve().parents[1] / "src" / "temex" / "demo" / "greenleaf" / "www"
     with serve_folder(www) as base:
         on = explore(base + "/blog/planting-in-autumn/", source=HttpSource(concurrency=2))
         off = explore(base + "/blog/planting-in-autumn/", source=HttpSource(concurrency=2),
-                      second_hop=0)
+                      second_hop=0, ancestors=False)
     assert on.complete and len(on.pages) == 3
     assert [p.url for p in on.pages] == [p.url for p in off.pages]
 
