@@ -16,11 +16,14 @@ kept apart from :func:`temex.template.mapping.etdm` so that the mapping
 stays the paper's; the vote and every rule after it treat a moved block as
 a mapped one.
 
-Cost: one bottom-up hash per document (O(n), cached) and a dictionary
-lookup per unmapped key node.
+Cost: one bottom-up pass per document (hashes and text lengths, O(n),
+cached) and a dictionary lookup per unmapped key node; each candidate of
+the page is looked at once, so a thousand identical rows stay linear.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 from ..page.blocks import BLOCK_TAGS
 from ..page.dom import Document
@@ -36,27 +39,30 @@ DEFAULT_MOVED = 20
 def moved_hashes(doc: Document) -> list[int]:
     """Bottom-up hash of each subtree over tag, id, classes and text (no
     other attribute). Cached on the document."""
-    cached: list[int] | None = doc.__dict__.get("_moved_hashes")
+    return _identity(doc)[0]
+
+
+def _identity(doc: Document) -> tuple[list[int], list[int]]:
+    """:func:`moved_hashes` and the characters of text under each element,
+    in one reverse pass; cached on the document. O(n)."""
+    cached: tuple[list[int], list[int]] | None = doc.__dict__.get("_moved_identity")
     if cached is not None:
         return cached
     tag, ids, classes, text, children = doc.tag, doc.id, doc.classes, doc.text, doc.children
     n = len(tag)
     h = [0] * n
+    chars = [0] * n
     for i in range(n - 1, -1, -1):  # reverse pre-order: children before parents
         ch = children[i]
-        h[i] = hash((tag[i], ids[i], classes[i], text[i].strip(),
-                     tuple([h[c] for c in ch]) if ch else ()))
-    doc.__dict__["_moved_hashes"] = h
-    return h
-
-
-def _has_text(doc: Document, i: int, min_chars: int) -> bool:
-    total = 0
-    for j in doc.descendants(i):
-        total += len(doc.text[j].strip())
-        if total >= min_chars:
-            return True
-    return False
+        own = text[i].strip()
+        if ch:
+            h[i] = hash((tag[i], ids[i], classes[i], own, tuple([h[c] for c in ch])))
+            chars[i] = len(own) + sum([chars[c] for c in ch])
+        else:
+            h[i] = hash((tag[i], ids[i], classes[i], own, ()))
+            chars[i] = len(own)
+    doc.__dict__["_moved_identity"] = (h, chars)
+    return h, chars
 
 
 def moved_blocks(key: Document, page: Document, mapping: dict[int, int],
@@ -75,28 +81,32 @@ def moved_blocks(key: Document, page: Document, mapping: dict[int, int],
     it cost digitalplant 0.003 (docs/BENCHMARKS.md, "Blocks that moved")."""
     if not mapping:
         return mapping
-    hk = moved_hashes(key)
+    hk, chars = _identity(key)
     tags = key.tag
     wanted = {hk[k] for k in range(1, len(key))
-              if k not in mapping and tags[k] in BLOCK_TAGS}
+              if k not in mapping and tags[k] in BLOCK_TAGS and chars[k] >= min_chars}
     if not wanted:
         return mapping
     hp = moved_hashes(page)
     taken = set(mapping.values())
-    free: dict[int, list[int]] = {}  # unmapped nodes of the page by identity
+    free: dict[int, deque[int]] = {}  # unmapped nodes of the page by identity, in order
     for p in range(len(page)):
         if hp[p] in wanted and p not in taken:
-            free.setdefault(hp[p], []).append(p)
+            free.setdefault(hp[p], deque()).append(p)
     out = dict(mapping)
     used: set[int] = set()
     k, nk = 1, len(key)
     while k < nk:
         size = key.size[k]
-        if k not in mapping and hk[k] in free and tags[k] in BLOCK_TAGS \
-                and _has_text(key, k, min_chars):
-            c = next((c for c in free[hk[k]] if page.size[c] == size
-                      and not any(x in used for x in range(c, c + size))), -1)
-            if c >= 0:
+        queue = free.get(hk[k]) if k not in mapping else None
+        if queue and tags[k] in BLOCK_TAGS and chars[k] >= min_chars:
+            # the first free candidate; one that overlaps a block mapped
+            # already stays so (``used`` only grows): each is looked at once
+            while queue and (page.size[queue[0]] != size
+                             or any(x in used for x in range(queue[0], queue[0] + size))):
+                queue.popleft()
+            if queue:
+                c = queue.popleft()
                 for j in range(size):
                     out[k + j] = c + j
                     used.add(c + j)
