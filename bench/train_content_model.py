@@ -61,7 +61,7 @@ from content_sets import DATASETS, pages_by_site  # noqa: E402
 
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
-from temex.content.region import main_elements, title_article  # noqa: E402
+from temex.content.region import main_elements  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
     CONTEXT_FEATURES,
     FEATURES,
@@ -469,10 +469,10 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
             keep[rules] = True
         return keep
     outside = {"region": OUTSIDE, "region_only": 2.0, "region90": 0.9}[sel]
-    chosen, region = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
-                            _PARAMS.list_region, p.mains, _PARAMS.main_region)
-    if sel == "region" and _PARAMS.title_article:  # as extract_content's page level
-        chosen, _ = title_article(p.ctx_doc, p.ctx_blocks, chosen, region)
+    # "region" is extract_content's page level, the title's article included
+    chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
+                       _PARAMS.list_region, p.mains, _PARAMS.main_region,
+                       sel == "region" and _PARAMS.title_article)
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

@@ -197,7 +197,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     region by :func:`temex.content.region.select`; at the page level the
     rules where the scorer collapsed (``page_fallback``)."""
     from .features import block_lists
-    from .region import main_elements, select, title_article
+    from .region import main_elements, select
     from .scorer import block_features, load_model
 
     doc, blocks = cand.doc, cand.blocks
@@ -233,10 +233,9 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     lists = block_lists(doc, blocks) if params.list_region > 0 else None
     mains = main_elements(doc) if params.main_region > 0 else frozenset()
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
-                            params.list_region, mains, params.main_region)
+                            params.list_region, mains, params.main_region,
+                            variant == "page" and params.title_article)
     stats: dict[str, Any] = {"scorer": variant}
-    if variant == "page" and params.title_article:
-        chosen, region = title_article(doc, blocks, chosen, region)
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)
         if kept < params.page_fallback * sum(blocks.chars[b] for b in rule["chosen"]):

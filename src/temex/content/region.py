@@ -37,7 +37,7 @@ __all__ = ["list_region", "main_elements", "main_region", "rules_region", "selec
 def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: float,
            outside: float = 2.0, lists: tuple[Sequence[int], Sequence[int]] | None = None,
            list_threshold: float = 0.0, mains: Collection[int] = (),
-           main_threshold: float = 0.0) -> tuple[list[int], int]:
+           main_threshold: float = 0.0, article: bool = False) -> tuple[list[int], int]:
     """Kept blocks and the main region from block probabilities: the region
     is the element maximising the sum of ``chars * (p - threshold)`` over its
     blocks (a maximum-weight subtree); kept are the blocks inside it with
@@ -51,7 +51,9 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     main elements, :func:`main_elements`) that
     keeps under half of the characters the main element holds from
     ``main_threshold`` on is widened to it, which keeps its blocks from that
-    probability on (:func:`main_region`)."""
+    probability on (:func:`main_region`). With ``article``, a choice that
+    kept nothing beyond the page's ``h1`` or little of the ``<article>``
+    around it becomes that article (:func:`title_article`)."""
     n = len(blocks)
     body = doc.body
     if not n or body < 0:
@@ -70,6 +72,8 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     r_end = region + doc.size[region]
     chosen = [b for b in range(n)
               if probs[b] >= (inside if region <= node[b] < r_end else outside)]
+    if article:
+        return title_article(doc, blocks, chosen, region)
     return chosen, region
 
 

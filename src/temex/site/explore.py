@@ -205,16 +205,15 @@ def ancestors_last(links: list[Link], key_url: str) -> list[Link]:
     and two of them outvote the one page that shares the key page's
     template. They stay candidates, after the others. O(L)."""
     key = urlsplit(key_url)
-    folder = _folder_of(key.path)
-    if not folder.endswith("/"):
-        folder = folder.rpartition("/")[0] + "/"
+    own = _folder_of(key.path)  # the key page itself
+    folder = own if own.endswith("/") else own.rpartition("/")[0] + "/"
 
     def is_ancestor(url: str) -> bool:
         parts = urlsplit(url)
         if parts.netloc != key.netloc or parts.query:
             return False
         path = _folder_of(parts.path)
-        return path.endswith("/") and folder.startswith(path) and path != _folder_of(key.path)
+        return path.endswith("/") and folder.startswith(path) and path != own
 
     front = [ln for ln in links if not is_ancestor(ln.url)]
     return front + [ln for ln in links if is_ancestor(ln.url)]
