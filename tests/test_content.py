@@ -881,6 +881,38 @@ def test_articles_poured_into_named_widgets_are_kept_whole(page: str) -> None:
     assert token_prf(extract_content(doc).text(), gold)[2] >= 0.93
 
 
+def test_closed_dialogs_popovers_and_modal_dialogs_are_not_the_page() -> None:
+    """A ``<dialog>`` without ``open``, a ``popover`` and a modal dialog
+    (``aria-modal="true"``) are shown only when a script opens them: their
+    text (a shop's 98,000-character refund and privacy policies, sign-in
+    forms, search panels) is no block of the page, while an open dialog's
+    is. Real 2025 pages (wceb2025's allbirds.com collection and product
+    pages, whose policy modals outweighed the whole page), each scored by
+    the model of the cross-validation fold that never saw its site: token
+    F1 0.040 -> 0.846, 0.011 -> 0.580 (the shipped model: 0.846, 0.557)."""
+    import gzip
+
+    from temex.page.blocks import page_blocks
+
+    html = ("<html><body><main><h1>Title</h1><p>The page's own text.</p>"
+            "<dialog><p>A closed dialog.</p></dialog><dialog open><p>An open dialog.</p>"
+            "</dialog><div popover id='menu'><p>A popover menu.</p></div>"
+            "<div role='dialog' aria-modal='true'><p>A modal policy.</p></div>"
+            "<div role='dialog' aria-modal='false'><p>A dialog that is no modal.</p></div>"
+            "</main></body></html>")
+    text = " ".join(page_blocks(parse(html)).joined)
+    assert "own text" in text and "An open dialog" in text and "no modal" in text
+    assert "closed dialog" not in text and "popover menu" not in text
+    assert "modal policy" not in text
+    folder = DATA / "content" / "wceb2025" / "allbirds.com" if DATA is not None else None
+    if folder is None or not (folder / "0632.html.gz").is_file():
+        pytest.skip("wceb2025 not in the shared data")
+    for page, floor in (("0632", 0.82), ("0580", 0.53)):
+        doc = parse(gzip.decompress((folder / f"{page}.html.gz").read_bytes()))
+        gold = (folder / f"{page}.txt").read_text(encoding="utf-8")
+        assert token_prf(extract_content(doc).text(), gold)[2] >= floor
+
+
 def test_a_streamed_segment_is_visible_a_hidden_element_is_not() -> None:
     """React's streaming server rendering sends a late part of the page as
     ``<div hidden id="S:n">`` and moves it into place with a script at once
@@ -936,15 +968,16 @@ def test_a_region_inside_a_list_of_records_is_the_list() -> None:
 
 @needs_data
 @pytest.mark.parametrize("site_name,rel,before", [
-    ("klnet-forum", "forumdisplay.php-f=68.html", 0.762),
-    ("americanpillowcase-shop", "collections/sheet-sets.html", 0.873),
+    ("klnet-forum", "forumdisplay.php-f=68.html", 0.776),
+    ("americanpillowcase-shop", "collections/sheet-sets.html", 0.864),
 ])
 def test_the_page_level_keeps_a_listings_rows(site_name: str, rel: str, before: float) -> None:
     """A forum's topic list and a shop's collection at the page level (no
     site evidence): the scorer's region was a few rows, each row alone
     scoring as a teaser; the list it sits in is the page's
-    (``ContentParams.list_region``). Token F1 measured: 0.762 -> 0.993 and
-    0.873 -> 0.982."""
+    (``ContentParams.list_region``). Token F1 measured: 0.776 -> 0.993 and
+    0.864 -> 0.982 (the model retrained with modal dialogs hidden; 0.762 and
+    0.873 before)."""
     from dataclasses import replace
 
     _, doc, gold = _under_a_template(site_name, rel)
@@ -1036,12 +1069,13 @@ def test_an_item_page_of_short_blocks_keeps_its_article(rel: str, before: float)
     assert token_prf(extract_content(doc).text(), gold)[2] >= 0.97
 
 
-@pytest.mark.parametrize("page,before", [("zapier.com/0699", 0.388), ("airtable.com/2841", 0.427)])
+@pytest.mark.parametrize("page,before", [("zapier.com/0699", 0.388), ("airtable.com/2841", 0.406)])
 def test_a_landing_page_of_unlike_sections_keeps_its_main_element(page: str, before: float) -> None:
     """Real 2025-26 landing pages (wceb2025): the densest subtree is one
     section, the others short and promotional; the page's ``<main>`` holds
     them all (``ContentParams.main_region``). Token F1 measured at the page
-    level: 0.388 -> 0.969 and 0.427 -> 0.937."""
+    level: 0.388 -> 0.969 and 0.406 -> 0.937 (0.427 before the model was
+    retrained with modal dialogs hidden)."""
     import gzip
     from dataclasses import replace
 

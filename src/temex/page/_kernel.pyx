@@ -598,6 +598,7 @@ cdef enum:
     IGNORED = 4
     HIDDEN = 8
     LINK = 16
+    DIALOG = 32
 
 
 def tag_flags(list tag, frozenset block, frozenset ignored, frozenset hidden):
@@ -623,6 +624,8 @@ def tag_flags(list tag, frozenset block, frozenset ignored, frozenset hidden):
                 f |= HIDDEN
             if t == "a":
                 f |= LINK
+            if t == "dialog":
+                f |= DIALOG
             v = seen[t] = f
         out[i] = <unsigned char> v
     return bytes(out)
@@ -637,6 +640,8 @@ cdef inline bint _invisible(tuple attrs, str id_) except -1:
             s = v.replace(" ", "").lower()
             if "display:none" in s or "visibility:hidden" in s:
                 return True
+        if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
+            return True
     return False
 
 
@@ -664,7 +669,8 @@ def page_blocks(list parent, list text, list attrs, list ids, Py_ssize_t body,
             p = <Py_ssize_t> parent[i] if i != body else -1
             a = attrs[i]
             if (p >= 0 and hidden[p]) or (f[i] & HIDDEN) or (
-                    a and _invisible(<tuple> a, <str> ids[i])):
+                    a and _invisible(<tuple> a, <str> ids[i])) or (
+                    (f[i] & DIALOG) and not any(k == "open" for k, _ in <tuple> a)):
                 hidden[i] = 1
                 continue
             hidden[i] = 0

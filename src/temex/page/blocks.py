@@ -161,7 +161,8 @@ def page_blocks(doc: Document) -> Blocks:
     for i in range(body, body + doc.size[body]):
         t = tag[i]
         p = parent[i] if i != body else -1
-        if (p >= 0 and hidden[p]) or t in HIDDEN_TAGS or (attrs[i] and _invisible(doc, i)):
+        if ((p >= 0 and hidden[p]) or t in HIDDEN_TAGS or (attrs[i] and _invisible(doc, i))
+                or (t == "dialog" and not any(k == "open" for k, _ in attrs[i]))):
             hidden[i] = True
             continue
         owner[i] = i if (t in BLOCK_TAGS or p < 0) else owner[p]
@@ -203,9 +204,14 @@ def tag_flags(doc: Document) -> bytes:
 
 
 def _invisible(doc: Document, i: int) -> bool:
-    """Elements hidden by markup (``hidden``, ``aria-hidden``, inline
-    ``display:none``): pop-ups, templates for scripts, screen-reader copies.
-    A streamed segment is not hidden (:func:`streamed_segment`)."""
+    """Elements hidden by markup: ``hidden``, inline ``display:none`` or
+    ``visibility:hidden`` (pop-ups, templates for scripts), a ``popover``
+    (the browser shows it only when a script or button opens it, WHATWG
+    HTML 6.12) and a modal dialog (``aria-modal="true"``, WAI-ARIA 1.2: it
+    covers the page when opened: policies, sign-in, newsletter, cookie
+    consent). A ``<dialog>`` without ``open`` is hidden too (the caller
+    tests it: it may have no attribute at all). A streamed segment is not
+    hidden (:func:`streamed_segment`)."""
     a = doc.attrs[i]
     if not a:
         return False
@@ -216,6 +222,8 @@ def _invisible(doc: Document, i: int) -> bool:
             s = v.replace(" ", "").lower()
             if "display:none" in s or "visibility:hidden" in s:
                 return True
+        if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
+            return True
     return False
 
 
