@@ -62,6 +62,7 @@ from content_sets import DATASETS, pages_by_site  # noqa: E402
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
 from temex.content.region import main_elements  # noqa: E402
+from temex.content.title import title_heading  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
     CONTEXT_FEATURES,
     FEATURES,
@@ -112,7 +113,8 @@ def group_of(site: str) -> str:
 
 class Page:
     __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
-                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf", "lists", "mains")
+                 "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf", "lists", "mains",
+                 "title")
 
 
 def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
@@ -162,6 +164,7 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     p.ctx_doc, p.ctx_blocks = _Tree(d), _BlockView(blocks)
     p.lists = block_lists(d, blocks)
     p.mains = main_elements(d)
+    p.title = title_heading(d, blocks)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
     p.traf = None
     return p
@@ -472,7 +475,8 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
     # "region" is extract_content's page level, the title's article included
     chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
                        _PARAMS.list_region, p.mains, _PARAMS.main_region,
-                       sel == "region" and _PARAMS.title_article)
+                       sel == "region" and _PARAMS.title_article,
+                       p.title if sel == "region" else -1, _PARAMS.title_region)
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

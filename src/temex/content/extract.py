@@ -57,6 +57,7 @@ from .output import Content
 from .params import ContentParams
 from .records import comment_blocks, comment_thread
 from .rules import NEGATIVE_NAMES, rule_signals, select_blocks
+from .title import title_heading
 
 __all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
            "small_page_own_text", "page_level_added",
@@ -232,9 +233,11 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
                 probs[b] = 0.0
     lists = block_lists(doc, blocks) if params.list_region > 0 else None
     mains = main_elements(doc) if params.main_region > 0 else frozenset()
+    page_level = variant == "page"
+    title = title_heading(doc, blocks) if page_level and params.title_region > 0 else -1
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
                             params.list_region, mains, params.main_region,
-                            variant == "page" and params.title_article)
+                            page_level and params.title_article, title, params.title_region)
     stats: dict[str, Any] = {"scorer": variant}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)

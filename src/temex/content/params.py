@@ -76,6 +76,14 @@ class ContentParams:
     #: every content set and the shared sites left out one at a time
     #: (docs/CONTENT.md, "The title's article").
     title_article: bool = True
+    #: Page level: a scorer's region that does not hold the page's title
+    #: heading (:func:`temex.content.title.title_heading`) gives way to the
+    #: heaviest subtree around the title that weighs at least this share of
+    #: it (:func:`temex.content.region.title_region`); 0: off. Chosen by
+    #: grouped cross-validation on every content set (docs/CONTENT.md, "The
+    #: title's region": 0.5 and 0.6 move only pages that gain, 0.3 and
+    #: lower also lose some).
+    title_region: float = 0.5
     #: Site level without a template mask (``site_rules_min`` other pages or
     #: more): the page scorer's choice less the site's repeated text, unless
     #: it keeps less than this share of the characters the rules keep; then

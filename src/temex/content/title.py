@@ -25,7 +25,21 @@ from collections.abc import Sequence
 from ..page.blocks import Blocks, norm_key
 from ..page.dom import Document
 
-__all__ = ["head_zone", "own_title_block", "title_before", "title_zone"]
+__all__ = ["head_zone", "own_title_block", "title_before", "title_heading", "title_zone"]
+
+#: Headings that may name the page (:func:`title_heading`), and the fewest
+#: characters of their normalised text (shorter ones, "Home", "News", are
+#: part of many titles by chance).
+TITLE_HEADINGS = frozenset({"h1", "h2", "h3"})
+TITLE_MIN_CHARS = 8
+
+
+def _page_title(doc: Document) -> str:
+    """The normalised text of the page's ``<title>`` (:func:`norm_key`), or ""."""
+    for i in range(max(doc.body, 0)):
+        if doc.tag[i] == "title":
+            return norm_key(doc.text[i] or "")
+    return ""
 
 
 def own_title_block(doc: Document, blocks: Blocks) -> int:
@@ -34,11 +48,7 @@ def own_title_block(doc: Document, blocks: Blocks) -> int:
     page's own heading is "repeated" on every page with the menu; the
     ``<title>`` tells that it is this page's (TeMex's template text is not
     the page's title)."""
-    title = ""
-    for i in range(max(doc.body, 0)):
-        if doc.tag[i] == "title":
-            title = norm_key(doc.text[i] or "")
-            break
+    title = _page_title(doc)
     if not title:
         return -1
     for b, nd in enumerate(blocks.node):
@@ -46,6 +56,26 @@ def own_title_block(doc: Document, blocks: Blocks) -> int:
             key = blocks.key[b]
             return b if key and key in title else -1
     return -1
+
+
+def title_heading(doc: Document, blocks: Blocks) -> int:
+    """The block of the heading that names the page: the longest ``h1``,
+    ``h2`` or ``h3`` block whose normalised text (``TITLE_MIN_CHARS`` or
+    more) is part of the page's ``<title>`` (first on ties), else -1. Unlike
+    :func:`own_title_block` not only the first ``h1``: blogs put the site's
+    name in an ``h1`` and the post's title in an ``h2`` or ``h3``, and the
+    ``<title>`` holds both ("Seth's Blog: Post title"); the longer names the
+    page. O(blocks)."""
+    title = _page_title(doc)
+    if not title:
+        return -1
+    best, best_len = -1, 0
+    for b, nd in enumerate(blocks.node):
+        if doc.tag[nd] in TITLE_HEADINGS:
+            key = blocks.key[b]
+            if len(key) >= TITLE_MIN_CHARS and len(key) > best_len and key in title:
+                best, best_len = b, len(key)
+    return best
 
 
 def head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
