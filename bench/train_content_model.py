@@ -163,7 +163,7 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     # what context_features and select need: the tree arrays, not the page
     p.ctx_doc, p.ctx_blocks = _Tree(d), _BlockView(blocks)
     p.lists = block_lists(d, blocks)
-    p.mains = main_elements(d)
+    p.mains = main_elements(d, _PARAMS.main_sections)
     p.title = title_heading(d, blocks)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
     p.traf = None

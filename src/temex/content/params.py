@@ -69,6 +69,12 @@ class ContentParams:
     #: one content set out, by grouped cross-validation (docs/CONTENT.md,
     #: "The page's main element").
     main_region: float = 0.2
+    #: Page level, where the page declares no ``<main>``: an element with
+    #: this many ``<section>`` children or more is its main element for
+    #: ``main_region`` (:func:`temex.content.region.main_elements`); 0: off.
+    #: Measured by grouped cross-validation (docs/CONTENT.md, "A landing
+    #: page's sections": 2 loses a page, 3 to 5 only gain).
+    main_sections: int = 3
     #: Page level: where the scorer keeps nothing beyond the page's ``h1``,
     #: or a region inside the ``<article>`` around it that holds under half
     #: of that article's text, the article is the content

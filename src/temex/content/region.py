@@ -158,12 +158,26 @@ def title_article(doc: Document, blocks: Blocks, chosen: Sequence[int],
     return sorted(set(inner).union(b for b in chosen if not a <= node[b] < a_end)), a
 
 
-def main_elements(doc: Document) -> frozenset[int]:
+def main_elements(doc: Document, sections: int = 0) -> frozenset[int]:
     """The page's main elements: ``<main>`` and any element with
-    ``role="main"``. O(n)."""
+    ``role="main"``; where the page declares none and ``sections > 0``, the
+    elements of ``<body>`` with ``sections`` or more ``<section>`` children.
+
+    Why the sections: a ``section`` is "a thematic grouping of content"
+    (WHATWG HTML 4.3.3), and a landing page that declares no ``main`` lays
+    its content out as sections under one parent (a service's offer, its
+    customers, its prices), each short and promotional, while the header,
+    menus and footer sit beside that parent. It is the page's main element
+    as much as a declared one: the region widens to it as to ``<main>``
+    (:func:`main_region`). O(n)."""
     tag, attrs = doc.tag, doc.attrs
-    return frozenset(i for i in range(len(tag))
-                     if tag[i] == "main" or ("role", "main") in attrs[i])
+    declared = frozenset(i for i in range(len(tag))
+                         if tag[i] == "main" or ("role", "main") in attrs[i])
+    if declared or sections <= 0 or doc.body < 0:
+        return declared
+    children = doc.children
+    return frozenset(i for i in range(doc.body, doc.body + doc.size[doc.body])
+                     if sum(1 for c in children[i] if tag[c] == "section") >= sections)
 
 
 def main_region(doc: Document, blocks: Blocks, probs: Sequence[float], region: int,
