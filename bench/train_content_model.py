@@ -294,7 +294,7 @@ def _cached(cache: Path | None, name: str, make):  # type: ignore[no-untyped-def
             return [_undump(x) for x in pickle.load(fh)]
     out = make()
     f.parent.mkdir(parents=True, exist_ok=True)
-    tmp = f.with_suffix(".tmp")
+    tmp = f.with_suffix(f".{os.getpid()}.tmp")  # two runs at once write their own
     with open(tmp, "wb") as fh:
         pickle.dump([_dump(p) for p in out], fh, protocol=pickle.HIGHEST_PROTOCOL)
     tmp.replace(f)

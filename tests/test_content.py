@@ -1041,8 +1041,9 @@ def test_the_page_level_keeps_a_listings_rows(site_name: str, rel: str, before: 
 
 def test_a_region_under_half_of_the_main_elements_likely_text_is_the_main_element() -> None:
     """``region.main_region``: the nearest ``<main>`` (or ``role=main``)
-    above the region, when the region keeps under half of what main holds
-    from the threshold on; a region holding most of it stays."""
+    above the region, else the page's only one when the region lies outside
+    it, when the region keeps under half of what main holds from the
+    threshold on; a region holding most of it stays."""
     from temex.content.region import main_elements, main_region
     from temex.page.blocks import page_blocks
 
@@ -1064,9 +1065,14 @@ def test_a_region_under_half_of_the_main_elements_likely_text_is_the_main_elemen
     assert main_region(doc, blocks, probs, hero, 0.5, mains, 0.2) == main
     # the same region holding most of what main holds is left alone
     assert main_region(doc, blocks, probs, hero, 0.5, mains, 0.95) == -1
-    # no main element above the region
+    # a region outside the page's only main element is judged against it
     footer = doc.tag.index("footer")
-    assert main_region(doc, blocks, probs, footer, 0.5, mains, 0.2) == -1
+    assert main_region(doc, blocks, probs, footer, 0.5, mains, 0.2) == main
+    assert main_region(doc, blocks, [0.9] * len(blocks), footer, 0.5, mains, 0.95) == -1
+    # outside two main elements, or holding the main element: left alone
+    nav = doc.tag.index("nav")
+    assert main_region(doc, blocks, probs, footer, 0.5, mains | {nav}, 0.2) == -1
+    assert main_region(doc, blocks, probs, doc.body, 0.5, mains, 0.2) == -1
 
 
 def test_a_landing_page_without_main_has_its_sections_parent_for_main() -> None:

@@ -183,7 +183,8 @@ def main_elements(doc: Document, sections: int = 0) -> frozenset[int]:
 def main_region(doc: Document, blocks: Blocks, probs: Sequence[float], region: int,
                 inside: float, mains: Collection[int], threshold: float) -> int:
     """The page's main element (of ``mains``, :func:`main_elements`: the
-    nearest above ``region``) when the blocks ``region`` keeps (``p >= inside``) hold
+    nearest above ``region``, else the page's only one when ``region`` lies
+    outside it) when the blocks ``region`` keeps (``p >= inside``) hold
     under half of the characters of its blocks with ``p >= threshold``;
     else -1.
 
@@ -194,24 +195,30 @@ def main_region(doc: Document, blocks: Blocks, probs: Sequence[float], region: i
     each short and promotional, score low one by one; the author's main
     element holds them all. Where the region holds most of what the scorer
     finds likely in ``main`` (an article beside a few related links), it
-    stays. Measured by grouped cross-validation on every content set and
-    the shared sites (docs/CONTENT.md, "The page's main element"). O(depth
-    + n)."""
+    stays. A region outside the page's one main element (a shop's
+    collection page whose densest run was a sidebar's) is judged the same
+    way against it. Measured by grouped cross-validation on every content
+    set and the shared sites (docs/CONTENT.md, "The page's main element",
+    "A region outside the main element"). O(depth + n)."""
     parent = doc.parent
     m = parent[region]
     while m >= 0 and m not in mains:
         m = parent[m]
+    r_end = region + doc.size[region]
     if m < 0:
-        return -1
+        if len(mains) != 1:
+            return -1
+        (m,) = mains
+        if region <= m < r_end:  # the region holds the main element
+            return -1
     node, chars = blocks.node, blocks.chars
-    r_end, m_end = region + doc.size[region], m + doc.size[m]
+    m_end = m + doc.size[m]
     kept = likely = 0
     for b in range(len(blocks)):
-        if m <= node[b] < m_end:
-            if probs[b] >= threshold:
-                likely += chars[b]
-            if region <= node[b] < r_end and probs[b] >= inside:
-                kept += chars[b]
+        if m <= node[b] < m_end and probs[b] >= threshold:
+            likely += chars[b]
+        if region <= node[b] < r_end and probs[b] >= inside:
+            kept += chars[b]
     return m if 2 * kept < likely else -1
 
 
