@@ -62,7 +62,6 @@ from content_sets import DATASETS, pages_by_site  # noqa: E402
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
 from temex.content.region import main_elements  # noqa: E402
-from temex.content.title import title_heading  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
     CONTEXT_FEATURES,
     FEATURES,
@@ -72,6 +71,7 @@ from temex.content.scorer import (  # noqa: E402
     context_features,
     select,
 )
+from temex.content.title import title_heading  # noqa: E402
 from temex.page.blocks import page_blocks  # noqa: E402
 from temex.page.dom import parse  # noqa: E402
 from temex.page.tokens import tokens  # noqa: E402

@@ -37,6 +37,18 @@ def _under_a_template(site_name: str, rel: str) -> tuple[SiteIndex, Document, st
     return index, d, gold_text(d, site.content_selector, site.template_selector)
 
 
+def _wceb2025_page(page: str) -> tuple[Document, str]:
+    """A page of the wceb2025 content set (``site/number``) and its gold
+    text; the test skips when the set is not in the shared data."""
+    import gzip
+
+    folder = DATA / "content" / "wceb2025" if DATA is not None else None
+    if folder is None or not (folder / f"{page}.html.gz").is_file():
+        pytest.skip("wceb2025 not in the shared data")
+    doc = parse(gzip.decompress((folder / f"{page}.html.gz").read_bytes()))
+    return doc, (folder / f"{page}.txt").read_text(encoding="utf-8")
+
+
 def test_token_prf() -> None:
     assert token_prf("a b b", "a b") == pytest.approx((2 / 3, 1.0, 0.8))
     assert token_prf("", "") == (1.0, 1.0, 1.0)
@@ -1039,6 +1051,18 @@ def test_the_page_level_keeps_a_listings_rows(site_name: str, rel: str, before: 
     assert on >= 0.97
 
 
+def _landing_page(start: str, end: str, footer: str = "<p>Copyright</p>") -> Document:
+    """A made landing page: a menu, three sections (a hero with the ``h1``,
+    customers, pricing) between ``start`` and ``end``, and a footer."""
+    return parse(("<html><body><nav><a href='/'>Home</a></nav>" + start
+                  + "<section class='hero'><h1>Build apps</h1><p>{a}</p></section>"
+                  "<section class='customers'><p>{b}</p></section>"
+                  "<section class='pricing'><p>{c}</p></section>" + end
+                  + "<footer>" + footer + "</footer></body></html>").format(
+                      a="The platform teams use. " * 6, b="Trusted by teams everywhere. " * 6,
+                      c="Plans for every team size. " * 6))
+
+
 def test_a_region_under_half_of_the_main_elements_likely_text_is_the_main_element() -> None:
     """``region.main_region``: the nearest ``<main>`` (or ``role=main``)
     above the region, else the page's only one when the region lies outside
@@ -1047,14 +1071,7 @@ def test_a_region_under_half_of_the_main_elements_likely_text_is_the_main_elemen
     from temex.content.region import main_elements, main_region
     from temex.page.blocks import page_blocks
 
-    html = ("<html><body><nav><a href='/'>Home</a></nav><main>"
-            "<section class='hero'><h1>Build apps</h1><p>{a}</p></section>"
-            "<section class='customers'><p>{b}</p></section>"
-            "<section class='pricing'><p>{c}</p></section></main>"
-            "<footer><p>Copyright</p></footer></body></html>").format(
-                a="The platform teams use. " * 6, b="Trusted by teams everywhere. " * 6,
-                c="Plans for every team size. " * 6)
-    doc = parse(html)
+    doc = _landing_page("<main>", "</main>")
     blocks = page_blocks(doc)
     main = doc.tag.index("main")
     hero = doc.children[main][0]
@@ -1083,13 +1100,8 @@ def test_a_landing_page_without_main_has_its_sections_parent_for_main() -> None:
     from temex.content.region import main_elements, main_region
     from temex.page.blocks import page_blocks
 
-    html = ("<html><body><nav><a href='/'>Home</a></nav><div id='page'>"
-            "<section><h1>Build apps</h1><p>{a}</p></section>"
-            "<section><p>{b}</p></section><section><p>{c}</p></section></div>"
-            "<footer><section><p>Copyright</p></section></footer></body></html>").format(
-                a="The platform teams use. " * 6, b="Trusted by teams everywhere. " * 6,
-                c="Plans for every team size. " * 6)
-    doc = parse(html)
+    footer = "<section><p>Copyright</p></section>"
+    doc = _landing_page("<div id='page'>", "</div>", footer)
     page = doc.id.index("page")
     assert main_elements(doc) == frozenset()
     assert main_elements(doc, 3) == {page}
@@ -1099,8 +1111,7 @@ def test_a_landing_page_without_main_has_its_sections_parent_for_main() -> None:
     probs = [0.9 if hero <= blocks.node[b] < hero + doc.size[hero] else 0.3
              for b in range(len(blocks))]
     assert main_region(doc, blocks, probs, hero, 0.5, main_elements(doc, 3), 0.2) == page
-    declared = parse(html.replace("<div id='page'>", "<main><div id='page'>")
-                     .replace("</div><footer>", "</div></main><footer>"))
+    declared = _landing_page("<main><div id='page'>", "</div></main>", footer)
     assert main_elements(declared, 3) == {declared.tag.index("main")}
 
 
@@ -1113,14 +1124,9 @@ def test_a_landing_page_of_sections_without_main_keeps_its_sections(page: str,
     their main element (``ContentParams.main_sections``). Token F1 with the
     shipped model: 0.397 -> 0.901 and 0.179 -> 0.899 (by the fold models
     that never saw the sites: 0.471 -> 0.901, 0.179 -> 0.867)."""
-    import gzip
     from dataclasses import replace
 
-    folder = DATA / "content" / "wceb2025" if DATA is not None else None
-    if folder is None or not (folder / f"{page}.html.gz").is_file():
-        pytest.skip("wceb2025 not in the shared data")
-    doc = parse(gzip.decompress((folder / f"{page}.html.gz").read_bytes()))
-    gold = (folder / f"{page}.txt").read_text(encoding="utf-8")
+    doc, gold = _wceb2025_page(page)
     off = extract_content(doc, params=replace(ContentParams(), main_sections=0)).text()
     assert token_prf(off, gold)[2] == pytest.approx(before, abs=0.01)
     assert token_prf(extract_content(doc).text(), gold)[2] >= 0.85
@@ -1184,14 +1190,9 @@ def test_a_landing_page_of_unlike_sections_keeps_its_main_element(page: str, bef
     them all (``ContentParams.main_region``). Token F1 measured at the page
     level: 0.388 -> 0.969 and 0.406 -> 0.937 (0.427 before the model was
     retrained with modal dialogs hidden)."""
-    import gzip
     from dataclasses import replace
 
-    folder = DATA / "content" / "wceb2025" if DATA is not None else None
-    if folder is None or not (folder / f"{page}.html.gz").is_file():
-        pytest.skip("wceb2025 not in the shared data")
-    doc = parse(gzip.decompress((folder / f"{page}.html.gz").read_bytes()))
-    gold = (folder / f"{page}.txt").read_text(encoding="utf-8")
+    doc, gold = _wceb2025_page(page)
     off = extract_content(doc, params=replace(ContentParams(), main_region=0)).text()
     assert token_prf(off, gold)[2] == pytest.approx(before, abs=0.01)
     assert token_prf(extract_content(doc).text(), gold)[2] >= 0.92
