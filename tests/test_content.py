@@ -933,7 +933,7 @@ def test_the_title_heading_names_the_page_and_anchors_the_region() -> None:
     region (:func:`temex.content.region.title_region`), and only then."""
     from temex.content.region import title_region
     from temex.content.title import title_heading
-    from temex.page.blocks import page_blocks
+    from temex.page.blocks import page_blocks, subtree_sums
 
     html = ("<html><head><title>Seth's Blog: The short post about tides</title></head><body>"
             "<h1>Seth's Blog</h1><div id='post'><h2>The short post about tides</h2>"
@@ -949,10 +949,11 @@ def test_the_title_heading_names_the_page_and_anchors_the_region() -> None:
     # the sidebar's list outweighs the post, the post weighs more than half of it
     weights = [0.3 * c if p else 0.2 * c for c, p in zip(blocks.chars, in_post)]
     weights[0] = -10.0  # the site's name
-    assert title_region(doc, blocks, weights, side_list, title, 0.5) == post
-    assert title_region(doc, blocks, weights, side_list, title, 0.99) == side_list
+    (sums,) = subtree_sums(doc, blocks, weights)
+    assert title_region(doc, blocks, sums, side_list, title, 0.5) == post
+    assert title_region(doc, blocks, sums, side_list, title, 0.99) == side_list
     # a region that holds the title stays
-    assert title_region(doc, blocks, weights, post, title, 0.5) == post
+    assert title_region(doc, blocks, sums, post, title, 0.5) == post
     # no heading of 8+ characters in the <title>: no title
     other = parse(html.replace("Seth's Blog: The short post about tides</title>",
                                "Home</title>").format(post="x", side=""))

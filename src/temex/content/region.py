@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from ..page.blocks import Blocks, heaviest_subtree, subtree_sums
+from ..page.blocks import Blocks, heaviest_element, heaviest_subtree, subtree_sums
 from ..page.dom import Document
 
 __all__ = ["list_region", "main_elements", "main_region", "rules_region", "select",
@@ -67,10 +67,10 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     if not n or body < 0:
         return [], -1
     node, chars = blocks.node, blocks.chars
-    weights = [c * (p - threshold) for c, p in zip(chars, probs)]
-    region = heaviest_subtree(doc, blocks, weights)
+    (weight,) = subtree_sums(doc, blocks, [c * (p - threshold) for c, p in zip(chars, probs)])
+    region = heaviest_element(doc, weight)
     if title >= 0 and title_ratio > 0:
-        region = title_region(doc, blocks, weights, region, title, title_ratio)
+        region = title_region(doc, blocks, weight, region, title, title_ratio)
     inside = threshold
     if lists is not None and list_threshold > 0:
         widened = list_region(doc, blocks, region, lists)
@@ -88,13 +88,14 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     return chosen, region
 
 
-def title_region(doc: Document, blocks: Blocks, weights: Sequence[float], region: int,
+def title_region(doc: Document, blocks: Blocks, weight: Sequence[float], region: int,
                  title: int, ratio: float) -> int:
     """The heaviest element around the page's title heading (the title's
     block ``title`` or an ancestor of it that does not hold ``region``) when
     its subtree weighs at least ``ratio`` times ``region``'s, else
-    ``region``; ``region`` when it holds the title. ``weights``: per block,
-    as :func:`select` weighs them.
+    ``region``; ``region`` when it holds the title. ``weight``: per
+    element, the subtree sum of the block weights :func:`select` gives
+    (:func:`temex.page.blocks.subtree_sums`).
 
     Why: the maximum-weight subtree is the densest run of likely text, and
     on a short post it can be a sidebar's long list (a blog's books, a
@@ -111,7 +112,6 @@ def title_region(doc: Document, blocks: Blocks, weights: Sequence[float], region
     t = blocks.node[title]
     if region <= t < region + doc.size[region]:
         return region
-    (weight,) = subtree_sums(doc, blocks, weights)
     best, best_weight = -1, 0.0
     parent = doc.parent
     a = t

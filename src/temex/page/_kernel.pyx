@@ -631,8 +631,10 @@ def tag_flags(list tag, frozenset block, frozenset ignored, frozenset hidden):
     return bytes(out)
 
 
-cdef inline bint _invisible(tuple attrs, str id_) except -1:
-    # temex.page.blocks._invisible (streamed_segment: the id)
+cdef inline bint _invisible(tuple attrs, str id_, bint dialog) except -1:
+    # temex.page.blocks._invisible (streamed_segment: the id; dialog: the tag)
+    if dialog and not any(k == "open" for k, _ in attrs):
+        return True
     for k, v in attrs:
         if k == "hidden":
             return not (id_.startswith("S:") and id_[2:].isdigit())
@@ -669,8 +671,8 @@ def page_blocks(list parent, list text, list attrs, list ids, Py_ssize_t body,
             p = <Py_ssize_t> parent[i] if i != body else -1
             a = attrs[i]
             if (p >= 0 and hidden[p]) or (f[i] & HIDDEN) or (
-                    a and _invisible(<tuple> a, <str> ids[i])) or (
-                    (f[i] & DIALOG) and not any(k == "open" for k, _ in <tuple> a)):
+                    (a or (f[i] & DIALOG)) and _invisible(<tuple> a, <str> ids[i],
+                                                          f[i] & DIALOG)):
                 hidden[i] = 1
                 continue
             hidden[i] = 0

@@ -20,7 +20,7 @@ from hashlib import blake2b
 from . import kernel
 from .dom import IGNORED_TAGS, Document
 
-__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_subtree", "key_hash", "page_blocks", "norm_key",
+__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_element", "heaviest_subtree", "key_hash", "page_blocks", "norm_key",
            "subtree_sums"]
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body br dd details dialog div dl dt
@@ -161,8 +161,8 @@ def page_blocks(doc: Document) -> Blocks:
     for i in range(body, body + doc.size[body]):
         t = tag[i]
         p = parent[i] if i != body else -1
-        if ((p >= 0 and hidden[p]) or t in HIDDEN_TAGS or (attrs[i] and _invisible(doc, i))
-                or (t == "dialog" and not any(k == "open" for k, _ in attrs[i]))):
+        if (p >= 0 and hidden[p]) or t in HIDDEN_TAGS or (
+                (attrs[i] or t == "dialog") and _invisible(doc, i)):
             hidden[i] = True
             continue
         owner[i] = i if (t in BLOCK_TAGS or p < 0) else owner[p]
@@ -209,10 +209,12 @@ def _invisible(doc: Document, i: int) -> bool:
     (the browser shows it only when a script or button opens it, WHATWG
     HTML 6.12) and a modal dialog (``aria-modal="true"``, WAI-ARIA 1.2: it
     covers the page when opened: policies, sign-in, newsletter, cookie
-    consent). A ``<dialog>`` without ``open`` is hidden too (the caller
-    tests it: it may have no attribute at all). A streamed segment is not
-    hidden (:func:`streamed_segment`)."""
+    consent), and a ``<dialog>`` without ``open`` (browsers do not render
+    it, WHATWG HTML 4.11.3). A streamed segment is not hidden
+    (:func:`streamed_segment`)."""
     a = doc.attrs[i]
+    if doc.tag[i] == "dialog" and not any(k == "open" for k, _ in a):
+        return True
     if not a:
         return False
     for k, v in a:
@@ -271,9 +273,15 @@ def heaviest_subtree(doc: Document, blocks: Blocks, block_weight: list[float]) -
     blocks' weights (a maximum-weight subtree, the tree analogue of the
     densest region of Finn et al. 2001's body-text extraction); ``<body>``
     itself on ties. O(n)."""
+    (weight,) = subtree_sums(doc, blocks, block_weight)
+    return heaviest_element(doc, weight)
+
+
+def heaviest_element(doc: Document, weight: Sequence[float]) -> int:
+    """:func:`heaviest_subtree` from the subtree sums of the weights
+    (:func:`subtree_sums`), for a caller that reads the sums again. O(n)."""
     body = doc.body
     end = body + doc.size[body]
-    (weight,) = subtree_sums(doc, blocks, block_weight)
     region = body
     for i in range(body, end):
         if weight[i] > weight[region]:
