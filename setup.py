@@ -46,7 +46,7 @@ def _extensions() -> list:  # type: ignore[type-arg]
         _skip(e)
         return []
     ext = Extension("temex.page._kernel", ["src/temex/page/_kernel.pyx"],
-                    extra_compile_args=["-O2"] if os.name == "posix" else [])
+                    extra_compile_args=(["-O2", "-ffp-contract=off"] if os.name == "posix" else []))
     try:
         return cythonize([ext], compiler_directives={"language_level": "3"}, quiet=True)
     except Exception as e:  # noqa: BLE001 - Cython failed: install without the kernel

@@ -107,13 +107,22 @@ class _Misreading:
         got = self.real.events(*args)
         return [e for e in got if not isinstance(e, str)] if self.wrong == "events" else got
 
+    def dot(self, f: list[float], w: list[float]) -> float:
+        if self.wrong == "sum":  # fsum: another way to add the same floats
+            import math
+            return math.fsum(a * b for a, b in zip(f, w))
+        return self.real.dot(f, w)  # type: ignore[no-any-return]
+
+    def psum(self, xs: list[float]) -> float:
+        return self.real.psum(xs)  # type: ignore[no-any-return]
+
 
 @needs_kernel
 def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatch) -> None:
     from temex.page import _kernel
 
     assert kernel._self_check(_kernel) == ""
-    for wrong in ("parent", "cap", "text", "address", "events"):
+    for wrong in ("parent", "cap", "text", "address", "events", "sum"):
         assert kernel._self_check(_Misreading(_kernel, wrong)), wrong
     monkeypatch.setattr(selectolax, "__version__", "9.9.9")
     monkeypatch.delenv("TEMEX_KERNEL", raising=False)
@@ -276,6 +285,59 @@ def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
                     pairs += bool(want)
                 monkeypatch.undo()
     assert pairs > 300
+
+
+@needs_kernel
+def test_content_features_and_probabilities_are_the_pure_paths(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every 7th shared page: the scorer's feature rows (page, and with site
+    evidence made up from the page), its stage-2 context rows and both
+    models' probabilities are equal on both paths, value for value; so are
+    name flags judged with a memo kept across pages and without one."""
+    from temex.content.features import block_features, context_features, negative_words
+    from temex.content.params import ContentParams
+    from temex.content.rules import rule_signals
+    from temex.content.scorer import load_model
+    from temex.page.blocks import page_blocks
+    from temex.page.dom import parse
+    from temex.page.names import name_flags
+
+    models = load_model()
+    memo: dict[Any, int] = {}
+
+    def verdict(id_: str, classes: tuple[str, ...]) -> bool:
+        return bool(negative_words(id_, classes))
+
+    def scored(raw: bytes) -> list[Any]:
+        doc = parse(raw)
+        blocks = page_blocks(doc)
+        n = len(blocks)
+        rule = rule_signals(doc, blocks, [False] * n, ContentParams())
+        site = {"pages": 3, "df": [(7 * b) % 4 for b in range(n)],
+                "rule": rule_signals(doc, blocks, [b % 3 == 0 for b in range(n)], ContentParams())}
+        page_rows, site_rows = block_features(doc, blocks, rule), block_features(doc, blocks, rule,
+                                                                                 site)
+        s1 = models["page"].stage1(page_rows)
+        width = len(models["page"].names1)
+        return [page_rows, site_rows, s1, context_features(doc, blocks, s1),
+                models["page"].probabilities(doc, blocks, page_rows),
+                models["site"].probabilities(doc, blocks, site_rows),
+                models["page"].probabilities(doc, blocks, site_rows, width),
+                name_flags(doc, verdict, memo=memo) == name_flags(doc, verdict)]
+
+    pages = [r for r in (p.read_bytes() for p in sorted(data_dir.rglob("*.htm*"))[::7]
+                         if p.is_file()) if _parses(r)]
+    assert len(pages) > 500
+    checked = 0
+    for raw in pages:
+        fast = scored(raw)
+        with monkeypatch.context() as m:
+            m.setattr(kernel, "_state", _pure())
+            pure = scored(raw)
+        assert fast == pure
+        assert fast[-1] is True
+        checked += len(fast[0]) > 0
+    assert checked > 500
 
 
 @needs_kernel

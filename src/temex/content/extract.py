@@ -222,7 +222,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
         # the more confident of the two models says (repeated site text is
         # dropped below; measured in docs/CONTENT.md)
         nf = len(models["page"].names1)
-        alone = models["page"].probabilities(doc, blocks, [f[:nf] for f in feats])
+        alone = models["page"].probabilities(doc, blocks, feats, nf)
         probs = [max(a, b) for a, b in zip(probs, alone)]
     for b in range(len(blocks)):
         if cand.template[b]:

@@ -35,9 +35,10 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from ..page import kernel
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
-from ..page.names import ancestor_counts, flagged_below, name_flags, part_flags
+from ..page.names import NameMemo, ancestor_counts, flagged_below, name_flags, part_flags
 from .records import COMMENT_WORDS, RecordLists, record_lists
 
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "POSITIVE_NAMES", "SITE_FEATURES",
@@ -139,6 +140,20 @@ def negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:
 
 def _pos(words: list[str]) -> bool:
     return any(w.startswith(POSITIVE_NAMES) for w in words)
+
+
+def _positive(id_: str, classes: tuple[str, ...]) -> bool:
+    return _name_words(id_, classes)[1]
+
+
+def _comment_like(id_: str, classes: tuple[str, ...]) -> bool:
+    return _name_words(id_, classes)[2]
+
+
+# the name verdicts of these three, remembered across pages (page.names)
+_NEGATIVE_MEMO: NameMemo = {}
+_POSITIVE_MEMO: NameMemo = {}
+_COMMENT_MEMO: NameMemo = {}
 
 
 _Rows = list[list[float]]
@@ -248,10 +263,11 @@ def _ancestors(doc: Document, blocks: Blocks
         anc[i] = (anc[parent[i]] if i != body else 0) | bit.get(key, 0)
     # (negative, positive, comment) name verdicts once per distinct id/class
     # set of the page (page.names), their counts down the tree
-    neg = part_flags(doc, negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS)
-    pos = name_flags(doc, lambda i, c: _name_words(i, c)[1])
+    neg = part_flags(doc, negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
+                     memo=_NEGATIVE_MEMO)
+    pos = name_flags(doc, _positive, memo=_POSITIVE_MEMO)
     negc, posc = ancestor_counts(doc, neg), ancestor_counts(doc, pos)
-    comm = flagged_below(doc, name_flags(doc, lambda i, c: _name_words(i, c)[2]))
+    comm = flagged_below(doc, name_flags(doc, _comment_like, memo=_COMMENT_MEMO))
     negself = [bool(x) for x in neg]
     posn = [False] * nn
     for i in range(body, body + doc.size[body]):
@@ -341,12 +357,8 @@ def _landmark_rows(pg: _Page, comm: list[bool]) -> _Rows:
     """:data:`LANDMARK_FEATURES`: words shared with the ``<title>``, the
     first ``h1`` and what follows it, a comment section around the block."""
     doc, blocks = pg.doc, pg.blocks
-    tag, text, body, nd_of = doc.tag, doc.text, doc.body, blocks.node
-    title_words: set[str] = set()
-    for i in range(max(0, body)):
-        if tag[i] == "title":
-            title_words = set(_WORD.findall(text[i].lower()))
-            break
+    tag, nd_of = doc.tag, blocks.node
+    title_words = _title_words(doc)
     first_h1 = next((b for b in range(len(blocks)) if tag[nd_of[b]] == "h1"), -1)
     out: _Rows = []
     for b, ws in enumerate(pg.words):
@@ -356,6 +368,15 @@ def _landmark_rows(pg: _Page, comm: list[bool]) -> _Rows:
                     float(first_h1 >= 0 and b >= first_h1), float(comm[nd_of[b]]),
                     float(b == first_h1)])
     return out
+
+
+def _title_words(doc: Document) -> set[str]:
+    """The lower-cased words of the page's ``<title>`` (before ``<body>``)."""
+    tag, text = doc.tag, doc.text
+    for i in range(max(0, doc.body)):
+        if tag[i] == "title":
+            return set(_WORD.findall(text[i].lower()))
+    return set()
 
 
 def block_lists(doc: Document, blocks: Blocks) -> tuple[list[int], list[int]]:
@@ -493,7 +514,11 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
     :data:`SITE_FEATURES` when ``site`` is given). ``rule``: the masks of
     :func:`temex.content.rules.rule_signals` without site evidence; ``site``:
     ``pages`` (number of other pages), ``df`` (per block, other pages holding
-    its text), ``rule`` (the rule masks with site evidence)."""
+    its text), ``rule`` (the rule masks with site evidence). Compiled when
+    the kernel runs (:func:`_compiled_rows`): the same rows."""
+    k = kernel.get()
+    if k is not None and doc.body >= 0 and len(blocks):
+        return _compiled_rows(k, doc, blocks, rule, site)
     pg = _page(doc, blocks)
     anc, negc, posc, posn, negself, comm = _ancestors(doc, blocks)
     groups = [_text_rows(pg), _tag_rows(pg), _ancestor_rows(pg, anc),
@@ -505,14 +530,58 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
     return [list(chain.from_iterable(parts)) for parts in zip(*groups)]
 
 
+#: Per tag: its bit in the ancestor mask (headings share ``h``'s).
+_ANC_BITS = {**{t: 1 << k for k, t in enumerate(_ANC)},
+             **dict.fromkeys(_HEADING_TAGS, 1 << _ANC.index("h"))}
+#: Per tag seen: the index of its class in :data:`_TAGS` (filled by the kernel
+#: through :func:`_tag_index`; a page repeats its tags).
+_TAG_INDEX: dict[str, int] = {}
+
+
+def _tag_index(t: str) -> int:
+    return _TAGS.index(_tagclass(t))
+
+
+def _compiled_rows(k: Any, doc: Document, blocks: Blocks, rule: dict[str, Any],
+                   site: dict[str, Any] | None) -> list[list[float]]:
+    """:func:`block_features` by the kernel (``temex.page._kernel.feature_rows``):
+    the per-element and per-block loops of every group in C, from the same
+    inputs as the pure path (subtree sums, name flags, record lists; checked
+    equal on every shared page by ``bench/kernel_identity.py`` and the
+    tests)."""
+    n = len(blocks)
+    sc, sl, sb = subtree_sums(doc, blocks, blocks.chars, blocks.link_chars, [1] * n)
+    neg = part_flags(doc, negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
+                     memo=_NEGATIVE_MEMO)
+    pos = name_flags(doc, _positive, memo=_POSITIVE_MEMO)
+    comm = name_flags(doc, _comment_like, memo=_COMMENT_MEMO)
+    lists, recs = block_lists(doc, blocks)
+    masks = (rule["ld_ok"], rule["named"], rule["records"], rule["chosen_mask"],
+             rule["region"], rule["title"])
+    evidence = None if site is None else (site["pages"], site["df"],
+                                          site["rule"]["chosen_mask"], site["rule"]["region"])
+    return k.feature_rows(  # type: ignore[no-any-return]
+        doc.tag, doc.parent, doc.size, doc.depth, doc.body, blocks.node, blocks.chars,
+        blocks.link_chars, blocks.joined, blocks.words, sc, sl, sb, _ANC_BITS, _TAG_INDEX,
+        _tag_index, len(_TAGS), len(_ANC), _ANC.index("table"), neg, pos, comm, _STOP,
+        _title_words(doc), masks, lists, recs, lambda t: _data_table(doc, t), evidence)
+
+
 def context_features(doc: Document, blocks: Blocks, s1: Sequence[float],
                      lists: tuple[Sequence[int], Sequence[int]] | None = None
                      ) -> list[list[float]]:
     """Stage-2 features (:data:`CONTEXT_FEATURES`) from stage-1 probabilities;
     ``lists``: per block its record list and record (:func:`block_lists`,
-    computed when not given)."""
+    computed when not given). Compiled when the kernel runs
+    (``temex.page._kernel.context_rows``): the same rows."""
     n = len(blocks)
     lk, rk = lists if lists is not None else block_lists(doc, blocks)
+    k = kernel.get()
+    if k is not None and doc.body >= 0 and n:
+        chars = blocks.chars
+        ws, cs = subtree_sums(doc, blocks, [p * c for p, c in zip(s1, chars)], chars)
+        return k.context_rows(list(s1), chars, blocks.node,  # type: ignore[no-any-return]
+                              doc.parent, doc.body, len(doc), list(lk), list(rk), ws, cs)
     lw: dict[int, list[float]] = {}
     rw: dict[int, list[float]] = {}
     for b in range(n):

@@ -29,7 +29,7 @@ from itertools import pairwise
 
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
-from ..page.names import flagged_below, name_flags
+from ..page.names import NameMemo, flagged_below, name_flags
 from ..page.rows import holds_link, row_groups
 
 _WORDS = re.compile(r"[^a-z]+")
@@ -278,7 +278,7 @@ def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[
     anchor = blocks.node[max(chosen, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
     body = doc.body
     parent = doc.parent
-    named = name_flags(doc, _comment_named, body + 1)
+    named = name_flags(doc, _comment_named, body + 1, _COMMENT_MEMO)
     inside = [False] * len(doc)
     for i in range(body + 1, body + doc.size[body]):
         inside[i] = inside[parent[i]] or (bool(named[i]) and not doc.is_ancestor(i, anchor))
@@ -320,7 +320,10 @@ def comment_sections(doc: Document) -> list[bool]:
     (:func:`temex.content.rules.rule_signals`). O(n)."""
     if doc.body < 0:
         return [False] * len(doc)
-    return flagged_below(doc, name_flags(doc, _comment_named, doc.body + 1))
+    return flagged_below(doc, name_flags(doc, _comment_named, doc.body + 1, _COMMENT_MEMO))
+
+
+_COMMENT_MEMO: NameMemo = {}  # its verdicts across pages (page.names)
 
 
 def _comment_named(id_: str, classes: tuple[str, ...]) -> bool:

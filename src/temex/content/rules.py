@@ -28,7 +28,7 @@ from typing import Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
-from ..page.names import ancestor_counts, flagged_below, part_flags
+from ..page.names import NameMemo, ancestor_counts, flagged_below, part_flags
 from .params import ContentParams
 from .records import (COMMENT_WORDS, anchor_element, comment_sections, headed_table_rows,
                       own_records, teaser_records)
@@ -63,6 +63,9 @@ def _negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:
     return frozenset(out)
 
 
+_NEGATIVE_MEMO: NameMemo = {}  # its verdicts across pages (page.names)
+
+
 def link_density_ok(doc: Document, blocks: Blocks, max_link_density: float) -> list[bool]:
     """Per block: at most ``max_link_density`` of its characters inside
     ``<a>``, or a heading ``h1``–``h3`` (linked titles)."""
@@ -89,7 +92,7 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     # a word that names the layout the text is poured into (a page builder's
     # "elementor-widget" around every paragraph) names no part of the page
     negative = part_flags(doc, _negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
-                          start=body + 1)
+                          start=body + 1, memo=_NEGATIVE_MEMO)
     named = ancestor_counts(doc, negative)
     anchor = anchor_element(blocks, list(good), named) if any(good) else -1
     held = [0] * (len(doc) + 1)  # prefix counts of records' elements (pre-order)

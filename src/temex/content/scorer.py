@@ -24,6 +24,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ..page import kernel
 from ..page.blocks import Blocks
 from ..page.dom import Document
 from .features import CONTEXT_FEATURES, FEATURES, SITE_FEATURES, block_features, context_features
@@ -68,18 +69,37 @@ class ScorerModel:
         k = [wk / s for wk, s in zip(w[1:], scale)]
         return w[0] - sum(kk * m for kk, m in zip(k, mean)), k
 
-    def stage1(self, feats: list[list[float]]) -> list[float]:
+    def stage1(self, feats: list[list[float]], width: int = -1) -> list[float]:
+        """Stage-1 probabilities of the rows (their first ``width`` values;
+        -1: all)."""
         b, k = self._b1, self._k1
+        kern = kernel.get()
+        if kern is not None:
+            return kern.logistic(feats, None, width, b, k)  # type: ignore[no-any-return]
+        if width >= 0:
+            feats = [f[:width] for f in feats]
         return [_sigmoid(b + sum(map(operator.mul, f, k))) for f in feats]
 
-    def stage2(self, feats: list[list[float]], ctx: list[list[float]]) -> list[float]:
+    def stage2(self, feats: list[list[float]], ctx: list[list[float]],
+               width: int = -1) -> list[float]:
+        """Stage-2 probabilities of the rows (their first ``width`` values)
+        followed by their context features."""
         b, k = self._b2, self._k2
+        kern = kernel.get()
+        if kern is not None:
+            return kern.logistic(feats, ctx, width, b, k)  # type: ignore[no-any-return]
+        if width >= 0:
+            feats = [f[:width] for f in feats]
         return [_sigmoid(b + sum(map(operator.mul, f + c, k))) for f, c in zip(feats, ctx)]
 
     def probabilities(self, doc: Document, blocks: Blocks,
-                      feats: list[list[float]]) -> list[float]:
-        s1 = self.stage1(feats)
-        return self.stage2(feats, context_features(doc, blocks, s1))
+                      feats: list[list[float]], width: int = -1) -> list[float]:
+        """The blocks' probabilities from their feature rows (the first
+        ``width`` values of each; -1: all): stage 1, then stage 2 with the
+        context of stage 1. Compiled when the kernel runs: the same
+        operations in the same order (this Python's float ``sum``)."""
+        s1 = self.stage1(feats, width)
+        return self.stage2(feats, context_features(doc, blocks, s1), width)
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,8 @@ declared in temex's own source (``_kernel.pyx``), so it is used only when
    children and siblings, ``tag_id``, the node type), and then the whole
    probe document reads the same through the kernel as through the
    pure-Python reader: every array of the Document, the addresses, and the
-   text walk's events;
+   text walk's events; and its dot product adds floats as this Python's
+   ``sum`` does;
 4. ``TEMEX_KERNEL=0`` is not set in the environment.
 
 Otherwise temex runs the pure-Python path: the same output, slower.
@@ -23,6 +24,7 @@ The check runs once per process, on first use (about a millisecond).
 
 from __future__ import annotations
 
+import operator
 import os
 from types import ModuleType
 from typing import Any
@@ -146,7 +148,21 @@ def _self_check(k: Any) -> str:
                               None if skip is None else bytes(skip), bytes(template))
         if got_events != pure_event_list(pure, skip, template):
             return "walk events"
+    # 4. the scorer's dot product adds floats as this Python's sum does
+    # (3.12 compensates): vectors where plain and compensated sums differ
+    for f, w in _DOT_PROBES:
+        if k.dot(f, w) != sum(map(operator.mul, f, w)):
+            return "float sum"
+        if f and k.psum(f) != sum(f):
+            return "float sum"
     return ""
+
+
+#: Rows and weights whose products lose low bits when added one by one.
+_DOT_PROBES: tuple[tuple[list[float], list[float]], ...] = (([1e16, 1.0, -1e16, 1.0, 3.3, 0.1, 0.7], [1.0] * 7),
+               ([0.1] * 10 + [1e-17, 3.0], [0.3, 0.7] * 6),
+               ([0.0, -2.5, 1e300, -1e300, 0.1], [1.0, 0.5, 1.0, 1.0, 3.0]),
+               ([], []))
 
 
 def _block_tags() -> tuple[frozenset[str], frozenset[str]]:

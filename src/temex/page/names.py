@@ -27,18 +27,32 @@ def _span(doc: Document, start: int | None) -> tuple[int, int]:
     return (body if start is None else start), body + doc.size[body]
 
 
+#: Most verdicts a memo of :func:`name_flags` keeps across pages (emptied when
+#: full, so that a worker's memory stays flat).
+MEMO_SIZE = 8192
+
+#: Verdicts by (id, classes): 1 or 0.
+NameMemo = dict[tuple[str, tuple[str, ...]], int]
+
+
 def name_flags(doc: Document, verdict: Callable[[str, tuple[str, ...]], object],
-               start: int | None = None) -> bytes:
+               start: int | None = None, memo: NameMemo | None = None) -> bytes:
     """One byte per element: 1 where ``verdict(id, classes)`` is true, for the
     elements of ``<body>`` from ``start`` (default: ``<body>`` itself) that
     have an ``id`` or classes; 0 elsewhere. Each distinct pair is judged
-    once."""
+    once; with ``memo`` (for a verdict that depends on the names alone) once
+    across the pages judged with it: a site repeats its names on every
+    page."""
     a, end = _span(doc, start)
+    if memo is None:
+        memo = {}
+    elif len(memo) > MEMO_SIZE:
+        memo.clear()
     k = kernel.get()
     if k is not None:
-        return k.name_flags(doc.id, doc.classes, a, end, verdict)  # type: ignore[no-any-return]
+        return k.name_flags(doc.id, doc.classes, a, end,  # type: ignore[no-any-return]
+                            verdict, memo)
     out = bytearray(len(doc))
-    memo: dict[tuple[str, tuple[str, ...]], int] = {}
     ids, classes = doc.id, doc.classes
     for i in range(a, end):
         if ids[i] or classes[i]:
@@ -85,7 +99,8 @@ LAYOUT_SHARE = 0.5
 
 def part_flags(doc: Document, words: Callable[[str, tuple[str, ...]], Collection[str]],
                node: Sequence[int], chars: Sequence[int], share: float = LAYOUT_SHARE,
-               parts: tuple[str, ...] = (), start: int | None = None) -> bytes:
+               parts: tuple[str, ...] = (), start: int | None = None,
+               memo: NameMemo | None = None) -> bytes:
     """:func:`name_flags` for "its names mark a part of the page", where
     ``words(id, classes)`` gives the words of a vocabulary (negative names)
     found in an element's names, less the page's layout words: the words
@@ -99,23 +114,24 @@ def part_flags(doc: Document, words: Callable[[str, tuple[str, ...]], Collection
     article is poured into, not a sidebar widget; the sidebar's own widgets,
     outside the scope, keep their name. Words that start with one of
     ``parts`` always count (a comment thread is a part of the page even when
-    it holds its longest text). ``start`` as for :func:`name_flags`. The
+    it holds its longest text). ``start`` and ``memo`` (whether ``words``
+    finds any word) as for :func:`name_flags`. The
     text-mass analogue of a word that occurs
     in every document and so tells nothing (inverse document frequency,
     here within one page). O(n) in the compiled :func:`name_flags`, then
     O(depth + B + flagged elements of the scope)."""
-    memo: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+    found: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
 
     def named(id_: str, cls: tuple[str, ...]) -> frozenset[str]:
-        got = memo.get((id_, cls))
+        got = found.get((id_, cls))
         if got is None:
-            got = memo[(id_, cls)] = frozenset(words(id_, cls))
+            got = found[(id_, cls)] = frozenset(words(id_, cls))
         return got
 
     def own(i: int) -> frozenset[str]:
         return named(doc.id[i], doc.classes[i])
 
-    flags = name_flags(doc, lambda i, c: bool(named(i, c)), start)
+    flags = name_flags(doc, lambda i, c: bool(named(i, c)), start, memo)
     total = sum(chars)
     if not total or not any(flags):
         return flags
