@@ -55,6 +55,17 @@ class Content:
         the highlighted tokens of a ``<pre>``, which a block of its own
         would not keep: ``importtoppraasta`` for ``import toppra as ta``)."""
         assert self.doc is not None and self.blocks is not None
+        # text and Markdown both ask: made once per choice of blocks
+        key = tuple(self.chosen)
+        cached = self.__dict__.get("_keep_mask")
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        keep = self._keep_mask()
+        self.__dict__["_keep_mask"] = (key, keep)
+        return list(keep)
+
+    def _keep_mask(self) -> list[bool]:
+        assert self.doc is not None and self.blocks is not None
         chosen = set(self.chosen)
         keep = [b in chosen for b in self.blocks.block_of]
         doc = self.doc

@@ -144,7 +144,9 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     others: list[int] = []   # records of the other lists
     listed: float = 0        # page-specific characters of the other lists
     for p in range(body, end):
-        if inside[p] or len(doc.children[p]) < 3 or (named is not None and named[p]):
+        # three rows hold three blocks at least (row_groups would find none)
+        if (inside[p] or nb[p] < 3 or len(doc.children[p]) < 3
+                or (named is not None and named[p])):
             continue
         for single, members in row_groups(doc, p, nb, linked, shared_classes=True):
             g_ch = sum(ch[c] for c in members)

@@ -28,6 +28,7 @@ Cost: O(n) per page (one reverse pre-order pass of subtree sums).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 
 from ..page.blocks import Blocks, heaviest_element, heaviest_subtree, subtree_sums
@@ -175,9 +176,11 @@ def main_elements(doc: Document, sections: int = 0) -> frozenset[int]:
                          if tag[i] == "main" or ("role", "main") in attrs[i])
     if declared or sections <= 0 or doc.body < 0:
         return declared
-    children = doc.children
-    return frozenset(i for i in range(doc.body, doc.body + doc.size[doc.body])
-                     if sum(1 for c in children[i] if tag[c] == "section") >= sections)
+    # each section counted at its parent: one pass, no walk of every child list
+    parent, body = doc.parent, doc.body
+    counts = Counter(parent[i] for i in range(body + 1, body + doc.size[body])
+                     if tag[i] == "section")
+    return frozenset(p for p, c in counts.items() if c >= sections)
 
 
 def main_region(doc: Document, blocks: Blocks, probs: Sequence[float], region: int,
