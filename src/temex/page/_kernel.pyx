@@ -1928,26 +1928,6 @@ def words_of(list strings):
     return out
 
 
-def name_flags(list ids, list classes, Py_ssize_t start, Py_ssize_t end, object verdict,
-               dict memo):
-    """One byte per element: ``verdict(id, classes)`` (truthy: 1) for the
-    elements ``start`` to ``end - 1`` that have an ``id`` or classes, each
-    distinct pair judged once (``memo``: the verdicts known, added to); 0
-    elsewhere."""
-    cdef Py_ssize_t n = len(ids), i
-    cdef bytearray out = bytearray(n)
-    for i in range(start, end):
-        id_ = ids[i]
-        cs = classes[i]
-        if id_ or cs:
-            key = (id_, cs)
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = 1 if verdict(id_, cs) else 0
-            out[i] = <unsigned char> (<int> v)
-    return bytes(out)
-
-
 def ancestor_counts(list parent, Py_ssize_t start, Py_ssize_t end, bytes flags):
     """Per element: the flagged elements among it and its ancestors from
     ``start`` down (``start``'s own flag counted; elements outside
@@ -2575,3 +2555,42 @@ def psum(list xs):
         return _psum(x, n)
     finally:
         free(x)
+
+
+def name_index(list ids, list classes):
+    """Per element, the number of its (id, classes) pair among the page's
+    distinct pairs in order of first occurrence (-1: neither; 4 bytes each,
+    native order), and those pairs: :func:`temex.page.names.name_flags`
+    judges each pair once and reads the elements' verdicts through it."""
+    cdef Py_ssize_t n = len(ids), i
+    cdef bytearray raw = bytearray(4 * n)
+    cdef int *idx = <int *> (<char *> raw)
+    cdef dict seen = {}
+    cdef list pairs = []
+    for i in range(n):
+        id_ = ids[i]
+        cs = classes[i]
+        if id_ or cs:
+            key = (id_, cs)
+            v = seen.get(key)
+            if v is None:
+                v = seen[key] = len(pairs)
+                pairs.append(key)
+            idx[i] = <int> v
+        else:
+            idx[i] = -1
+    return bytes(raw), pairs
+
+
+def flags_by_index(bytes index, Py_ssize_t start, Py_ssize_t end, bytes verdicts):
+    """One byte per element: the verdict of its pair (:func:`name_index`)
+    for the elements ``start`` to ``end - 1``; 0 elsewhere."""
+    cdef Py_ssize_t n = len(index) // 4, i
+    cdef const int *idx = <const int *> (<const char *> index)
+    cdef const unsigned char *v = <const unsigned char *> (<const char *> verdicts)
+    cdef bytearray out = bytearray(n)
+    cdef unsigned char *o = <unsigned char *> (<char *> out)
+    for i in range(start, end):
+        if idx[i] >= 0:
+            o[i] = v[idx[i]]
+    return bytes(out)

@@ -42,7 +42,9 @@ def name_flags(doc: Document, verdict: Callable[[str, tuple[str, ...]], object],
     have an ``id`` or classes; 0 elsewhere. Each distinct pair is judged
     once; with ``memo`` (for a verdict that depends on the names alone) once
     across the pages judged with it: a site repeats its names on every
-    page."""
+    page. With the kernel every distinct pair of the page is judged, those
+    outside the span too (a verdict is a function of the names: the same
+    bytes)."""
     a, end = _span(doc, start)
     if memo is None:
         memo = {}
@@ -50,8 +52,18 @@ def name_flags(doc: Document, verdict: Callable[[str, tuple[str, ...]], object],
         memo.clear()
     k = kernel.get()
     if k is not None:
-        return k.name_flags(doc.id, doc.classes, a, end,  # type: ignore[no-any-return]
-                            verdict, memo)
+        # the page's distinct pairs found once (cached on the document), each
+        # judged once per call, the elements' bytes filled in C
+        index = doc.__dict__.get("_name_index")
+        if index is None:
+            index = doc.__dict__["_name_index"] = k.name_index(doc.id, doc.classes)
+        verdicts = bytearray(len(index[1]))
+        for j, key in enumerate(index[1]):
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = 1 if verdict(*key) else 0
+            verdicts[j] = v
+        return k.flags_by_index(index[0], a, end, bytes(verdicts))  # type: ignore[no-any-return]
     out = bytearray(len(doc))
     ids, classes = doc.id, doc.classes
     for i in range(a, end):
