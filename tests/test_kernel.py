@@ -108,10 +108,11 @@ class _Misreading:
         return [e for e in got if not isinstance(e, str)] if self.wrong == "events" else got
 
     def dot(self, f: list[float], w: list[float]) -> float:
-        if self.wrong == "sum":  # fsum: another way to add the same floats
+        got: float = self.real.dot(f, w)
+        if self.wrong == "sum":  # one unit in the last place off: other additions
             import math
-            return math.fsum(a * b for a, b in zip(f, w))
-        return self.real.dot(f, w)  # type: ignore[no-any-return]
+            return math.nextafter(got, math.inf)
+        return got
 
     def psum(self, xs: list[float]) -> float:
         return self.real.psum(xs)  # type: ignore[no-any-return]
