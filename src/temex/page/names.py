@@ -143,7 +143,7 @@ def part_flags(doc: Document, words: Callable[[str, tuple[str, ...]], Collection
     def own(i: int) -> frozenset[str]:
         return named(doc.id[i], doc.classes[i])
 
-    flags = name_flags(doc, lambda i, c: bool(named(i, c)), start, memo)
+    flags = name_flags(doc, lambda i, c: bool(words(i, c)), start, memo)
     total = sum(chars)
     if not total or not any(flags):
         return flags
