@@ -218,6 +218,24 @@ def test_block_keys_are_norm_key_of_the_joined_texts() -> None:
     assert _kernel.join_pieces(texts, pieces) == [" ".join(texts[i] for i in ps) for ps in pieces]
 
 
+@needs_kernel
+def test_possible_starts_is_the_two_counts(data_dir: Path) -> None:
+    """The parse's start-tag bound, one pass in C: ``count("<") -
+    count("</")`` on every width of str and on real pages."""
+    from temex.page import _kernel
+    from temex.page.dom import decode_html
+
+    texts = ["", "<", "</", "<<//", "a</b<", "\u00e9<x</y", "\U0001F600<</<a", "<\u0100/",
+             "x<" * 50 + "</" * 7]
+    rnd = random.Random(3)
+    texts += ["".join(rnd.choice("<</ab\u00e9\u4e00\U0001F600") for _ in range(rnd.randint(0, 30)))
+              for _ in range(500)]
+    texts += [decode_html(p.read_bytes())[0]
+              for p in sorted((data_dir / "content" / "big9").rglob("*.html"))[::25]]
+    for t in texts:
+        assert _kernel.possible_starts(t) == t.count("<") - t.count("</"), t[:40]
+
+
 def _parses(raw: bytes) -> bool:
     from temex.errors import ParseError
     from temex.page.dom import parse

@@ -2594,3 +2594,26 @@ def flags_by_index(bytes index, Py_ssize_t start, Py_ssize_t end, bytes verdicts
         if idx[i] >= 0:
             o[i] = v[idx[i]]
     return bytes(out)
+
+
+def possible_starts(str text):
+    """``text.count("<") - text.count("</")`` in one pass (the two cannot
+    overlap): the bound of start tags the parse's depth check reads."""
+    cdef Py_ssize_t n = len(text), j, count = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef const unsigned char *b
+    if kind == 1:
+        b = <const unsigned char *> data
+        for j in range(n):
+            if b[j] == 60:
+                if j + 1 < n and b[j + 1] == 47:
+                    continue
+                count += 1
+        return count
+    for j in range(n):
+        if PyUnicode_READ(kind, data, j) == 60:
+            if j + 1 < n and PyUnicode_READ(kind, data, j + 1) == 47:
+                continue
+            count += 1
+    return count

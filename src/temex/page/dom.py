@@ -616,7 +616,7 @@ def _lexbor_parse(html: bytes | str, url: str, declared_encoding: str | None, ma
     if not text.strip():
         raise ParseError(f"{url or 'page'}: empty document")
     # the counts of the checks below, made once for this text
-    _COUNTS[0] = [text, text.count("<") - text.count("</"), None]
+    _COUNTS[0] = [text, _count_starts(text), None]
     try:
         return _checked_parse(text, url, encoding, max_elements, max_depth)
     finally:
@@ -757,6 +757,14 @@ def _possible_starts(text: str) -> int:
     c = _COUNTS[0]
     if c is not None and c[0] is text:
         return int(c[1])
+    return _count_starts(text)
+
+
+def _count_starts(text: str) -> int:
+    """``text.count("<") - text.count("</")``; one pass in the kernel."""
+    k = kernel.get()
+    if k is not None:
+        return k.possible_starts(text)  # type: ignore[no-any-return]
     return text.count("<") - text.count("</")
 
 
