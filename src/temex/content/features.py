@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from typing import Any
+from typing import Any, overload
 
 from ..page import kernel
 from ..page.blocks import Blocks, subtree_sums
@@ -41,7 +41,7 @@ from ..page.dom import Document
 from ..page.names import NameMemo, ancestor_counts, flagged_below, name_flags, part_flags
 from .records import COMMENT_WORDS, RecordLists, record_lists
 
-__all__ = ["CONTEXT_FEATURES", "FEATURES", "POSITIVE_NAMES", "SITE_FEATURES",
+__all__ = ["CONTEXT_FEATURES", "FEATURES", "FeatureRows", "POSITIVE_NAMES", "SITE_FEATURES",
            "block_features", "context_features", "logit"]
 
 _TAGS = ("p", "h1", "h2", "h3", "h456", "li", "td", "div", "pre", "blockquote", "dd", "br",
@@ -157,6 +157,54 @@ _COMMENT_MEMO: NameMemo = {}
 
 
 _Rows = list[list[float]]
+
+
+class FeatureRows(Sequence[list[float]]):
+    """The feature rows of a page as the kernel makes them: one flat
+    ``array('d')``, row after row, ``width`` values each. Reads as a
+    sequence of lists (the pure path's rows; equal to them), and the
+    compiled scorer reads the array itself, with no Python float per
+    value."""
+
+    __slots__ = ("values", "width")
+
+    def __init__(self, values: Any, width: int) -> None:
+        self.values, self.width = values, width
+
+    def __len__(self) -> int:
+        return len(self.values) // self.width if self.width else 0
+
+    @overload
+    def __getitem__(self, i: int) -> list[float]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[list[float]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[float] | list[list[float]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("row index out of range")
+        w = self.width
+        return self.values[i * w:(i + 1) * w].tolist()  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FeatureRows):
+            return self.width == other.width and self.values == other.values
+        if isinstance(other, list):
+            return list(self) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        """The rows as a numpy matrix (the training script's)."""
+        import numpy
+
+        m = numpy.frombuffer(self.values, dtype=float).reshape(len(self), self.width).copy()
+        return m if dtype is None else m.astype(dtype)
 
 
 @dataclass
@@ -509,13 +557,14 @@ def _site_rows(pg: _Page, site: dict[str, Any]) -> _Rows:
 
 
 def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
-                   site: dict[str, Any] | None = None) -> list[list[float]]:
+                   site: dict[str, Any] | None = None) -> Sequence[list[float]]:
     """Feature vectors of the blocks of ``doc`` (:data:`FEATURES`, then
     :data:`SITE_FEATURES` when ``site`` is given). ``rule``: the masks of
     :func:`temex.content.rules.rule_signals` without site evidence; ``site``:
     ``pages`` (number of other pages), ``df`` (per block, other pages holding
     its text), ``rule`` (the rule masks with site evidence). Compiled when
-    the kernel runs (:func:`_compiled_rows`): the same rows."""
+    the kernel runs (:func:`_compiled_rows`): the same rows, as
+    :class:`FeatureRows`."""
     k = kernel.get()
     if k is not None and doc.body >= 0 and len(blocks):
         return _compiled_rows(k, doc, blocks, rule, site)
@@ -543,7 +592,7 @@ def _tag_index(t: str) -> int:
 
 
 def _compiled_rows(k: Any, doc: Document, blocks: Blocks, rule: dict[str, Any],
-                   site: dict[str, Any] | None) -> list[list[float]]:
+                   site: dict[str, Any] | None) -> FeatureRows:
     """:func:`block_features` by the kernel (``temex.page._kernel.feature_rows``):
     the per-element and per-block loops of every group in C, from the same
     inputs as the pure path (subtree sums, name flags, record lists; checked
@@ -560,11 +609,12 @@ def _compiled_rows(k: Any, doc: Document, blocks: Blocks, rule: dict[str, Any],
              rule["region"], rule["title"])
     evidence = None if site is None else (site["pages"], site["df"],
                                           site["rule"]["chosen_mask"], site["rule"]["region"])
-    return k.feature_rows(  # type: ignore[no-any-return]
+    width = len(FEATURES) + (len(SITE_FEATURES) if site is not None else 0)
+    return FeatureRows(k.feature_rows(
         doc.tag, doc.parent, doc.size, doc.depth, doc.body, blocks.node, blocks.chars,
         blocks.link_chars, blocks.joined, blocks.words, sc, sl, sb, _ANC_BITS, _TAG_INDEX,
         _tag_index, len(_TAGS), len(_ANC), _ANC.index("table"), neg, pos, comm, _STOP,
-        _title_words(doc), masks, lists, recs, lambda t: _data_table(doc, t), evidence)
+        _title_words(doc), masks, lists, recs, lambda t: _data_table(doc, t), evidence), width)
 
 
 def context_features(doc: Document, blocks: Blocks, s1: Sequence[float],

@@ -69,7 +69,7 @@ class ScorerModel:
         k = [wk / s for wk, s in zip(w[1:], scale)]
         return w[0] - sum(kk * m for kk, m in zip(k, mean)), k
 
-    def stage1(self, feats: list[list[float]], width: int = -1) -> list[float]:
+    def stage1(self, feats: Sequence[list[float]], width: int = -1) -> list[float]:
         """Stage-1 probabilities of the rows (their first ``width`` values;
         -1: all)."""
         b, k = self._b1, self._k1
@@ -80,7 +80,7 @@ class ScorerModel:
             feats = [f[:width] for f in feats]
         return [_sigmoid(b + sum(map(operator.mul, f, k))) for f in feats]
 
-    def stage2(self, feats: list[list[float]], ctx: list[list[float]],
+    def stage2(self, feats: Sequence[list[float]], ctx: list[list[float]],
                width: int = -1) -> list[float]:
         """Stage-2 probabilities of the rows (their first ``width`` values)
         followed by their context features."""
@@ -93,7 +93,7 @@ class ScorerModel:
         return [_sigmoid(b + sum(map(operator.mul, f + c, k))) for f, c in zip(feats, ctx)]
 
     def probabilities(self, doc: Document, blocks: Blocks,
-                      feats: list[list[float]], width: int = -1) -> list[float]:
+                      feats: Sequence[list[float]], width: int = -1) -> list[float]:
         """The blocks' probabilities from their feature rows (the first
         ``width`` values of each; -1: all): stage 1, then stage 2 with the
         context of stage 1. Compiled when the kernel runs: the same

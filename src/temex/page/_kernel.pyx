@@ -1977,6 +1977,10 @@ from libc.math cimport log1p, signbit
 from cpython.number cimport PyNumber_Power
 from cpython.float cimport PyFloat_FromDouble, PyFloat_AsDouble
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython cimport array
+import array as _array_module
+
+cdef array.array _DOUBLES = _array_module.array("d")
 
 cdef object _F0 = 0.0
 cdef object _F1 = 1.0
@@ -1997,6 +2001,10 @@ cdef inline void _put(list row, Py_ssize_t j, double x):
     PyList_SET_ITEM(row, j, v)
 
 
+cdef inline void _set(double *row, Py_ssize_t j, double x) noexcept:
+    row[j] = x
+
+
 cdef inline double _q(double a, double b):
     """``a / b``, raising as Python does when ``b`` is 0."""
     if b == 0.0:
@@ -2011,8 +2019,9 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
                  bytes neg, bytes pos, bytes comm, frozenset stop, object title_words,
                  tuple rule, list lists, list recs, object data_table, object site):
     """:func:`temex.content.features.block_features` in one pass per group:
-    the same rows, each value computed by the same operations in the same
-    order (``rule``: ld_ok, named, records, chosen_mask, region, title;
+    the same rows as one flat ``array('d')``, row after row (each
+    ``20 + n_tags + n_anc + 47`` values, 9 more with ``site``), each value
+    computed by the same operations in the same order (``rule``: ld_ok, named, records, chosen_mask, region, title;
     ``site``: None or (pages, df, chosen_mask, region); ``tag_class(tag)``:
     the index in ``_TAGS`` of a tag not in ``tag_index`` yet; the float sum
     of the page's stop-word rate is Python's own ``sum``)."""
@@ -2036,7 +2045,9 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
     cdef long *nrec = NULL
     cdef long *firstrec = NULL
     cdef double *rc = <double *> calloc(ne + 2, sizeof(double))
-    cdef list out = [], row, stop_terms
+    cdef list stop_terms
+    cdef array.array out
+    cdef double *rowp
     cdef str s
     cdef Py_UCS4 ch, last
     cdef Py_ssize_t punct, commas, digits, syms, dots, ln, wlen, nstop, ntitle, maxdepth
@@ -2059,6 +2070,7 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
         free(anc); free(negc); free(posc); free(below); free(c_); free(l_); free(sent); free(rc)
         raise MemoryError()
     try:
+        out = array.clone(_DOUBLES, nb * (nf + nsite), zero=False)
         if nb == 0:
             return out
         # _ancestors: the _ANC bitmask, name counts, comment sections, down the body
@@ -2216,31 +2228,31 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
                 wlen += len(<str> w)
                 if ntw and w in title_words:
                     ntitle += 1
-            row = PyList_New(nf + nsite)
+            rowp = out.data.as_doubles + b * (nf + nsite)
             col = 0
             # TEXT_FEATURES
-            _put(row, 0, 1.0)
-            _put(row, 1, log1p(cc))
-            _put(row, 2, log1p(<double> (<Py_ssize_t> chars[b] - <Py_ssize_t> lchars[b])))
-            _put(row, 3, l_[b] / cc if cc else 0.0)
-            _put(row, 4, log1p(<double> nw))
-            _put(row, 5, <double> wlen / <double> nw if nw else 0.0)
-            _put(row, 6, <double> stop_rates[b] - page_stop)
-            _put(row, 7, <double> punct / cc if cc else 0.0)
-            _put(row, 8, <double> min(sent[b], 10) / 10.0)
-            _put(row, 9, 1.0 if ends else 0.0)
-            _put(row, 10, <double> digits / cc if cc else 0.0)
-            _put(row, 11, 1.0 if upper else 0.0)
-            _put(row, 12, <double> commas / <double> max(1, nw))
-            _put(row, 13, 1.0 if pipe else 0.0)
-            _put(row, 14, <double> (<Py_ssize_t> depth[d] - bdepth) / <double> max(1, maxdepth - bdepth))
+            _set(rowp, 0, 1.0)
+            _set(rowp, 1, log1p(cc))
+            _set(rowp, 2, log1p(<double> (<Py_ssize_t> chars[b] - <Py_ssize_t> lchars[b])))
+            _set(rowp, 3, l_[b] / cc if cc else 0.0)
+            _set(rowp, 4, log1p(<double> nw))
+            _set(rowp, 5, <double> wlen / <double> nw if nw else 0.0)
+            _set(rowp, 6, <double> stop_rates[b] - page_stop)
+            _set(rowp, 7, <double> punct / cc if cc else 0.0)
+            _set(rowp, 8, <double> min(sent[b], 10) / 10.0)
+            _set(rowp, 9, 1.0 if ends else 0.0)
+            _set(rowp, 10, <double> digits / cc if cc else 0.0)
+            _set(rowp, 11, 1.0 if upper else 0.0)
+            _set(rowp, 12, <double> commas / <double> max(1, nw))
+            _set(rowp, 13, 1.0 if pipe else 0.0)
+            _set(rowp, 14, <double> (<Py_ssize_t> depth[d] - bdepth) / <double> max(1, maxdepth - bdepth))
             x = before / total
-            _put(row, 15, x)
+            _set(rowp, 15, x)
             # Python's float ** 2 calls libm's pow; C's pow(x, 2.0) may be x * x
-            _put(row, 16, <double> PyNumber_Power(PyFloat_FromDouble(x), _TWO, None))
-            _put(row, 17, <double> b / <double> nb)
-            _put(row, 18, 1.0 if cc < 20 else 0.0)
-            _put(row, 19, 1.0 if cc > 400 else 0.0)
+            _set(rowp, 16, <double> PyNumber_Power(PyFloat_FromDouble(x), _TWO, None))
+            _set(rowp, 17, <double> b / <double> nb)
+            _set(rowp, 18, 1.0 if cc < 20 else 0.0)
+            _set(rowp, 19, 1.0 if cc > 400 else 0.0)
             before += cc
             col = 20
             # TAG_FEATURES
@@ -2251,90 +2263,90 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
                     tag_index[tag[d]] = v
             t = <Py_ssize_t> v
             for j in range(n_tags):
-                _put(row, col + j, 1.0 if j == t else 0.0)
+                _set(rowp, col + j, 1.0 if j == t else 0.0)
             col += n_tags
             # ANCESTOR_FEATURES
             m = anc[d]
             for j in range(n_anc):
-                _put(row, col + j, 1.0 if (m >> j) & 1 else 0.0)
+                _set(rowp, col + j, 1.0 if (m >> j) & 1 else 0.0)
             col += n_anc
             # NAME_FEATURES
-            _put(row, col, <double> min(negc[d], 3) / 3.0)
-            _put(row, col + 1, 1.0 if (fneg[d] or fneg[p]) else 0.0)
-            _put(row, col + 2, <double> min(posc[d], 3) / 3.0)
-            _put(row, col + 3, 1.0 if (fpos[d] or (d != body and fpos[p])) else 0.0)
+            _set(rowp, col, <double> min(negc[d], 3) / 3.0)
+            _set(rowp, col + 1, 1.0 if (fneg[d] or fneg[p]) else 0.0)
+            _set(rowp, col + 2, <double> min(posc[d], 3) / 3.0)
+            _set(rowp, col + 3, 1.0 if (fpos[d] or (d != body and fpos[p])) else 0.0)
             col += 4
             # SUBTREE_FEATURES
             for i in (p, gp):
                 x = <double> <Py_ssize_t> sc[i]
                 y = <double> <Py_ssize_t> sb[i]
-                _put(row, col, log1p(x))
-                _put(row, col + 1, <double> <Py_ssize_t> sl[i] / x if x else 0.0)
-                _put(row, col + 2, log1p(y))
-                _put(row, col + 3, x / total)
-                _put(row, col + 4, log1p(x / <double> max(1, <Py_ssize_t> sb[i])))
+                _set(rowp, col, log1p(x))
+                _set(rowp, col + 1, <double> <Py_ssize_t> sl[i] / x if x else 0.0)
+                _set(rowp, col + 2, log1p(y))
+                _set(rowp, col + 3, x / total)
+                _set(rowp, col + 4, log1p(x / <double> max(1, <Py_ssize_t> sb[i])))
                 col += 5
             # NEIGHBOUR_FEATURES
             if b > 0:
-                _put(row, col, _q(l_[b - 1], c_[b - 1]))
-                _put(row, col + 2, log1p(c_[b - 1]))
-                _put(row, col + 4, 1.0 if tag[<Py_ssize_t> node[b - 1]] in (
+                _set(rowp, col, _q(l_[b - 1], c_[b - 1]))
+                _set(rowp, col + 2, log1p(c_[b - 1]))
+                _set(rowp, col + 4, 1.0 if tag[<Py_ssize_t> node[b - 1]] in (
                     "h1", "h2", "h3", "h4", "h5", "h6") else 0.0)
             else:
-                _put(row, col, 0.0)
-                _put(row, col + 2, 0.0)
-                _put(row, col + 4, 0.0)
+                _set(rowp, col, 0.0)
+                _set(rowp, col + 2, 0.0)
+                _set(rowp, col + 4, 0.0)
             if b + 1 < nb:
-                _put(row, col + 1, _q(l_[b + 1], c_[b + 1]))
-                _put(row, col + 3, log1p(c_[b + 1]))
-                _put(row, col + 5, log1p(<double> (<Py_ssize_t> chars[b + 1]
+                _set(rowp, col + 1, _q(l_[b + 1], c_[b + 1]))
+                _set(rowp, col + 3, log1p(c_[b + 1]))
+                _set(rowp, col + 5, log1p(<double> (<Py_ssize_t> chars[b + 1]
                                                    - <Py_ssize_t> lchars[b + 1])))
             else:
-                _put(row, col + 1, 0.0)
-                _put(row, col + 3, 0.0)
-                _put(row, col + 5, 0.0)
+                _set(rowp, col + 1, 0.0)
+                _set(rowp, col + 3, 0.0)
+                _set(rowp, col + 5, 0.0)
             col += 6
             # RULE_FEATURES
-            _put(row, col, PyFloat_AsDouble(ld_ok[b]))
-            _put(row, col + 1, PyFloat_AsDouble(named[b]))
-            _put(row, col + 2, PyFloat_AsDouble(records[b]))
-            _put(row, col + 3, 1.0 if (region >= 0 and region <= d < region_end) else 0.0)
-            _put(row, col + 4, PyFloat_AsDouble(chosen[b]))
-            _put(row, col + 5, 1.0 if b == title else 0.0)
-            _put(row, col + 6, region_share)
-            _put(row, col + 7, log_total)
-            _put(row, col + 8, page_ld)
+            _set(rowp, col, PyFloat_AsDouble(ld_ok[b]))
+            _set(rowp, col + 1, PyFloat_AsDouble(named[b]))
+            _set(rowp, col + 2, PyFloat_AsDouble(records[b]))
+            _set(rowp, col + 3, 1.0 if (region >= 0 and region <= d < region_end) else 0.0)
+            _set(rowp, col + 4, PyFloat_AsDouble(chosen[b]))
+            _set(rowp, col + 5, 1.0 if b == title else 0.0)
+            _set(rowp, col + 6, region_share)
+            _set(rowp, col + 7, log_total)
+            _set(rowp, col + 8, page_ld)
             col += 9
             # LANDMARK_FEATURES
             x = <double> ntitle / <double> nw if (nw and ntw) else 0.0
-            _put(row, col, x)
-            _put(row, col + 1, 1.0 if (x > 0.8 and nw >= 2
+            _set(rowp, col, x)
+            _set(rowp, col + 1, 1.0 if (x > 0.8 and nw >= 2
                                        and <double> (nw * 2) >= <double> ntw * 0.5) else 0.0)
-            _put(row, col + 2, 1.0 if (first_h1 >= 0 and b >= first_h1) else 0.0)
-            _put(row, col + 3, 1.0 if below[d] else 0.0)
-            _put(row, col + 4, 1.0 if b == first_h1 else 0.0)
+            _set(rowp, col + 2, 1.0 if (first_h1 >= 0 and b >= first_h1) else 0.0)
+            _set(rowp, col + 3, 1.0 if below[d] else 0.0)
+            _set(rowp, col + 4, 1.0 if b == first_h1 else 0.0)
             col += 5
             # RECORD_FEATURES
             k = <Py_ssize_t> lists[b]
             if k < 0:
                 for j in range(9):
-                    _put(row, col + j, 0.0)
-                _put(row, col + 9, in_lists)
+                    _set(rowp, col + j, 0.0)
+                _set(rowp, col + 9, in_lists)
             else:
                 x = rc[<Py_ssize_t> recs[b] + 1]
-                _put(row, col, 1.0)
-                _put(row, col + 1, lc[k] / total)
-                _put(row, col + 2, (lc[k] - ll[k]) / total_text)
-                _put(row, col + 3, log1p(<double> nrec[k]))
-                _put(row, col + 4, ll[k] / lc[k] if lc[k] else 0.0)
-                _put(row, col + 5, 1.0 if <Py_ssize_t> lists[anchor] == k else 0.0)
-                _put(row, col + 6, rmax[k] / lc[k] if lc[k] else 0.0)
-                _put(row, col + 7, 1.0 if firstrec[k] == <Py_ssize_t> recs[b] else 0.0)
-                _put(row, col + 8, in_lists)
-                _put(row, col + 9, x / total)
+                _set(rowp, col, 1.0)
+                _set(rowp, col + 1, lc[k] / total)
+                _set(rowp, col + 2, (lc[k] - ll[k]) / total_text)
+                _set(rowp, col + 3, log1p(<double> nrec[k]))
+                _set(rowp, col + 4, ll[k] / lc[k] if lc[k] else 0.0)
+                _set(rowp, col + 5, 1.0 if <Py_ssize_t> lists[anchor] == k else 0.0)
+                _set(rowp, col + 6, rmax[k] / lc[k] if lc[k] else 0.0)
+                _set(rowp, col + 7, 1.0 if firstrec[k] == <Py_ssize_t> recs[b] else 0.0)
+                _set(rowp, col + 8, in_lists)
+                _set(rowp, col + 9, x / total)
             col += 10
             # KIND_FEATURES
-            _put(row, col, <double> syms / cc if cc else 0.0)
+            _set(rowp, col, <double> syms / cc if cc else 0.0)
             if anc[d] & (<long long> 1 << table_bit):
                 t = d
                 while t > body and tag[t] != "table":
@@ -2343,28 +2355,27 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
                 if v is None:
                     v = tables[t] = (1.0 if data_table(t) else 0.0,
                                      <double> <Py_ssize_t> sc[t] / total)
-                _put(row, col + 1, <double> v[0])
-                _put(row, col + 2, <double> v[1])
+                _set(rowp, col + 1, <double> v[0])
+                _set(rowp, col + 2, <double> v[1])
             else:
-                _put(row, col + 1, 0.0)
-                _put(row, col + 2, 0.0)
+                _set(rowp, col + 1, 0.0)
+                _set(rowp, col + 2, 0.0)
             col += 3
             # SITE_FEATURES
             if site is not None:
                 df = <Py_ssize_t> sdf[b]
                 pages_d = <double> pages
                 x = l_[b] / cc if cc else 0.0
-                _put(row, col, <double> min(pages, 20) / 20.0)
-                _put(row, col + 1, 1.0 if df >= 1 else 0.0)
-                _put(row, col + 2, <double> df / pages_d if pages else 0.0)
-                _put(row, col + 3, 1.0 if (df >= 2 or (df >= 1 and cc < 100)) else 0.0)
-                _put(row, col + 4, PyFloat_AsDouble(schosen[b]))
-                _put(row, col + 5, 1.0 if (sreg >= 0 and sreg <= d < sreg_end) else 0.0)
-                _put(row, col + 6, rep_share)
-                _put(row, col + 7, long_rep_share)
-                _put(row, col + 8, 1.0 if (df >= 1 and cc >= 150 and x < 0.3
+                _set(rowp, col, <double> min(pages, 20) / 20.0)
+                _set(rowp, col + 1, 1.0 if df >= 1 else 0.0)
+                _set(rowp, col + 2, <double> df / pages_d if pages else 0.0)
+                _set(rowp, col + 3, 1.0 if (df >= 2 or (df >= 1 and cc < 100)) else 0.0)
+                _set(rowp, col + 4, PyFloat_AsDouble(schosen[b]))
+                _set(rowp, col + 5, 1.0 if (sreg >= 0 and sreg <= d < sreg_end) else 0.0)
+                _set(rowp, col + 6, rep_share)
+                _set(rowp, col + 7, long_rep_share)
+                _set(rowp, col + 8, 1.0 if (df >= 1 and cc >= 150 and x < 0.3
                                            and sent[b] >= 2) else 0.0)
-            out.append(row)
         return out
     finally:
         free(anc); free(negc); free(posc); free(below); free(c_); free(l_); free(sent)
@@ -2418,6 +2429,17 @@ cdef double _dot(list f, Py_ssize_t wf, list g, double *k, Py_ssize_t nk,
     return _psum(buf, n)
 
 
+cdef double _dot_flat(const double *f, Py_ssize_t wf, list g, double *k, Py_ssize_t nk,
+                      double *buf) except? -1.0:
+    """:func:`_dot` of a row held as ``wf`` doubles."""
+    cdef Py_ssize_t n = wf + (len(g) if g is not None else 0), j
+    if nk < n:
+        n = nk
+    for j in range(n):
+        buf[j] = (f[j] if j < wf else PyFloat_AsDouble(g[j - wf])) * k[j]
+    return _psum(buf, n)
+
+
 def dot(list f, list k):
     """``sum(map(operator.mul, f, k))`` (:func:`_dot`), for the self-check."""
     cdef Py_ssize_t nk = len(k), j
@@ -2432,25 +2454,35 @@ def dot(list f, list k):
         free(kk)
 
 
-def logistic(list rows, object ctx, Py_ssize_t width, double b, list k):
+def logistic(object rows, object ctx, Py_ssize_t width, double b, list k):
     """``[_sigmoid(b + sum(map(operator.mul, row[:width] + ctx[i], k)))]``
     per row (:class:`temex.content.scorer.ScorerModel`'s stages: ``ctx``
-    None for stage 1, ``width`` -1 for the whole row)."""
-    cdef Py_ssize_t nk = len(k), j, i, n = len(rows), wf
+    None for stage 1, ``width`` -1 for the whole row). ``rows``: a list of
+    rows, or an object with ``values`` (a flat ``array('d')``) and ``width``
+    (:class:`temex.content.features.FeatureRows`)."""
+    cdef Py_ssize_t nk = len(k), j, i, n = len(rows), wf, rw = 0
     cdef double *kk = <double *> malloc((2 * nk + 1) * sizeof(double))
     cdef double z, e
-    cdef list out = PyList_New(n) if n else [], f, g = None
+    cdef list out = PyList_New(n) if n else [], f = None, g = None
+    cdef array.array flat = None
     if kk == NULL:
         raise MemoryError()
+    if type(rows) is not list:
+        flat = rows.values
+        rw = rows.width
     try:
         for j in range(nk):
             kk[j] = PyFloat_AsDouble(k[j])
         for i in range(n):
-            f = rows[i]
-            wf = len(f) if width < 0 or width > len(f) else width
             if ctx is not None:
                 g = ctx[i]
-            z = b + _dot(f, wf, g, kk, nk, kk + nk)
+            if flat is not None:
+                wf = rw if width < 0 or width > rw else width
+                z = b + _dot_flat(flat.data.as_doubles + i * rw, wf, g, kk, nk, kk + nk)
+            else:
+                f = rows[i]
+                wf = len(f) if width < 0 or width > len(f) else width
+                z = b + _dot(f, wf, g, kk, nk, kk + nk)
             if z >= 0:
                 z = 1.0 / (1.0 + exp(-z))
             else:
