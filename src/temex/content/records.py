@@ -244,11 +244,13 @@ def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordL
     p = body
     end = body + size[body]
     while p < end:
-        if record_of[p] >= 0:  # inside a record of a list found before (pre-order)
-            p += 1
+        r = record_of[p]
+        if r >= 0:  # inside a record of a list found before (pre-order): past it
+            p = r + size[r]
             continue
         kids = children[p]
-        if len(kids) >= min_records:
+        # min_records records of 2 blocks each hold 2 * min_records blocks
+        if len(kids) >= min_records and nb[p] >= 2 * min_records:
             groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
             for c in kids:
                 if nb[c] >= 2:
@@ -258,9 +260,9 @@ def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordL
                     continue
                 k = len(members)
                 members.append(group)
-                for c in group:
-                    for i in range(c, c + size[c]):
-                        list_of[i], record_of[i] = k, c
+                for c in group:  # a record's subtree is one slice (pre-order)
+                    list_of[c:c + size[c]] = [k] * size[c]
+                    record_of[c:c + size[c]] = [c] * size[c]
         p += 1
     return RecordLists(members, list_of, record_of)
 
