@@ -287,9 +287,15 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
         if not at and not el_ids[i] and not classes[i] and t != "title":
             continue  # no attribute and no name: no source below reads it
         if i > body >= 0 and t not in _READ_TAGS:
-            # in the body, outside the tags read below: author markup only
+            # in the body, outside the tags read below: author markup only,
+            # asked only where one of its three tests can hold
             if in_template is None or not in_template[i]:
-                author_markup(i, dict(at) if at else {})
+                a = dict(at) if at else {}
+                cs = classes[i]
+                if ("rel" in a or "itemprop" in a or "fn" in cs or "p-name" in cs
+                        or (not byline_done and (el_ids[i] or cs)
+                            and _byline_named(el_ids[i], cs))):
+                    author_markup(i, a)
             continue
         a = dict(at) if at else {}
         if t == "meta":
