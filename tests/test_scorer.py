@@ -241,3 +241,31 @@ def test_shared_sites_as_page_level_training_data() -> None:
     # gold is the content element: some blocks are content, some template
     assert sum(p.label.sum() for p in a) > 0
     assert sum((1 - p.label).sum() for p in a) > 0
+
+
+def test_feature_rows_read_as_the_lists_they_hold() -> None:
+    """The kernel's flat rows (FeatureRows) read, compare and convert as the
+    pure path's list of rows: the scorer and the training script take
+    either."""
+    from array import array
+
+    import numpy
+
+    from temex.content.features import FeatureRows
+
+    lists = [[1.0, -0.5, 0.0], [2.5, 3.0, 1e-9]]
+    rows = FeatureRows(array("d", [x for row in lists for x in row]), 3)
+    assert len(rows) == 2 and rows[0] == lists[0] and rows[-1] == lists[1]
+    assert rows[0:2] == lists and list(rows) == lists
+    assert rows == lists and lists == rows and rows != [lists[0]]
+    assert rows == FeatureRows(array("d", [x for row in lists for x in row]), 3)
+    with pytest.raises(IndexError):
+        rows[2]
+    assert numpy.array(rows).tolist() == lists and numpy.array(rows).shape == (2, 3)
+    assert len(FeatureRows(array("d"), 3)) == 0
+    model = load_model()["page"]
+    width = len(model.names1)
+    flat = [[0.01 * ((7 * j + r) % 13) for j in range(width)] for r in range(4)]
+    packed = FeatureRows(array("d", [x for row in flat for x in row]), width)
+    assert model.stage1(packed) == model.stage1(flat)
+    assert model.stage1(packed, 5) == model.stage1([row[:5] for row in flat])
