@@ -21,7 +21,10 @@ density, their neighbours' values) and the stacked context of Dragnet
 WWW); the selection of features is ours (issue 10, docs/CONTENT.md).
 
 Cost: O(n + w) per page: one pre-order pass over ``<body>`` for ancestors
-and names, one pass of subtree sums, one pass over the blocks' words.
+and names, one pass of subtree sums, one pass over the blocks' words. When
+the compiled kernel runs (:mod:`temex.page.kernel`), the groups' loops run in
+C (:func:`_compiled_rows`, rows as :class:`FeatureRows`); the Python groups
+below stay the reference and give the same values (tests/test_kernel.py).
 """
 
 from __future__ import annotations
