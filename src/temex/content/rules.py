@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from ..page.blocks import Blocks
@@ -86,7 +87,6 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     ``div.sidebar-hidden``)."""
     body = doc.body
     end = body + doc.size[body]
-    parent = doc.parent
     # names judged once per distinct (id, classes) of the page, their counts
     # down the tree (the anchor's weight divides by 4 per named ancestor)
     # a word that names the layout the text is poured into (a page builder's
@@ -95,15 +95,22 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
                           start=body + 1, memo=_NEGATIVE_MEMO)
     named = ancestor_counts(doc, negative)
     anchor = anchor_element(blocks, list(good), named) if any(good) else -1
-    held = [0] * (len(doc) + 1)  # prefix counts of records' elements (pre-order)
-    if records is not None:
-        for i in range(len(doc)):
-            held[i + 1] = held[i] + bool(records[i])
+    # prefix counts of records' elements (pre-order): a subtree holds one
+    # when its slice's count grows
+    held = (list(accumulate(map(bool, records), initial=0)) if records is not None
+            else [0] * (len(doc) + 1))
     bad = [False] * len(doc)
-    for i in range(body + 1, end):
-        p = parent[i]
-        bad[i] = bad[p] or (bool(negative[i]) and not (anchor >= 0 and doc.is_ancestor(i, anchor))
-                            and held[i + doc.size[i]] == held[i])
+    # bad[i] = bad[parent[i]] or the test at i: the named elements in
+    # pre-order, each passing one marks its subtree's slice and is skipped
+    size = doc.size
+    i = negative.find(1, body + 1, end)
+    while i >= 0:
+        if (not (anchor >= 0 and doc.is_ancestor(i, anchor))
+                and held[i + size[i]] == held[i]):
+            bad[i:i + size[i]] = [True] * size[i]
+            i = negative.find(1, i + size[i], end)
+        else:
+            i = negative.find(1, i + 1, end)
     return bad
 
 
