@@ -43,6 +43,7 @@ from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
 from ..page.names import NameMemo, ancestor_counts, flagged_below, name_flags, part_flags
 from .records import COMMENT_WORDS, RecordLists, record_lists
+from .title import page_title_text
 
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "FeatureRows", "POSITIVE_NAMES", "SITE_FEATURES",
            "block_features", "context_features", "logit"]
@@ -314,16 +315,24 @@ def _ancestors(doc: Document, blocks: Blocks
         anc[i] = (anc[parent[i]] if i != body else 0) | bit.get(key, 0)
     # (negative, positive, comment) name verdicts once per distinct id/class
     # set of the page (page.names), their counts down the tree
-    neg = part_flags(doc, negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
-                     memo=_NEGATIVE_MEMO)
-    pos = name_flags(doc, _positive, memo=_POSITIVE_MEMO)
+    neg, pos, comm_named = _name_flags(doc, blocks)
     negc, posc = ancestor_counts(doc, neg), ancestor_counts(doc, pos)
-    comm = flagged_below(doc, name_flags(doc, _comment_like, memo=_COMMENT_MEMO))
+    comm = flagged_below(doc, comm_named)
     negself = [bool(x) for x in neg]
     posn = [False] * nn
     for i in range(body, body + doc.size[body]):
         posn[i] = bool(pos[i]) or (i != body and bool(pos[parent[i]]))
     return anc, negc, posc, posn, negself, comm
+
+
+def _name_flags(doc: Document, blocks: Blocks) -> tuple[bytes, bytes, bytes]:
+    """Per element: a negative name (less the page's layout words,
+    :func:`temex.page.names.part_flags`), a positive one, a comment-like
+    one; each pair judged once across pages (the memos above)."""
+    return (part_flags(doc, negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
+                       memo=_NEGATIVE_MEMO),
+            name_flags(doc, _positive, memo=_POSITIVE_MEMO),
+            name_flags(doc, _comment_like, memo=_COMMENT_MEMO))
 
 
 def _ancestor_rows(pg: _Page, anc: list[int]) -> _Rows:
@@ -423,11 +432,7 @@ def _landmark_rows(pg: _Page, comm: list[bool]) -> _Rows:
 
 def _title_words(doc: Document) -> set[str]:
     """The lower-cased words of the page's ``<title>`` (before ``<body>``)."""
-    tag, text = doc.tag, doc.text
-    for i in range(max(0, doc.body)):
-        if tag[i] == "title":
-            return set(_WORD.findall(text[i].lower()))
-    return set()
+    return set(_WORD.findall(page_title_text(doc).lower()))
 
 
 def block_lists(doc: Document, blocks: Blocks) -> tuple[list[int], list[int]]:
@@ -603,10 +608,7 @@ def _compiled_rows(k: Any, doc: Document, blocks: Blocks, rule: dict[str, Any],
     tests)."""
     n = len(blocks)
     sc, sl, sb = subtree_sums(doc, blocks, blocks.chars, blocks.link_chars, [1] * n)
-    neg = part_flags(doc, negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
-                     memo=_NEGATIVE_MEMO)
-    pos = name_flags(doc, _positive, memo=_POSITIVE_MEMO)
-    comm = name_flags(doc, _comment_like, memo=_COMMENT_MEMO)
+    neg, pos, comm = _name_flags(doc, blocks)
     lists, recs = block_lists(doc, blocks)
     masks = (rule["ld_ok"], rule["named"], rule["records"], rule["chosen_mask"],
              rule["region"], rule["title"])

@@ -15,8 +15,9 @@ tags outside); here over DOM subtrees (:func:`temex.page.blocks.heaviest_subtree
 Where the page's title heading (:func:`temex.content.title.title_heading`)
 lies outside the region and a subtree around it weighs at least half as
 much, that subtree is the region (:func:`title_region`: a sidebar list or a
-comment thread outweighed a short post). A region that falls inside a list of alike records (the posts of a thread,
-the rows of a listing, the sections of a landing page) is widened to the
+comment thread outweighed a short post). A region that falls inside a list
+of alike records (the posts of a thread, the rows of a listing, the
+sections of a landing page) is widened to the
 list (:func:`list_region`); a region that holds under half of what the
 scorer finds likely in the page's declared main element is widened to it
 (:func:`main_region`); where the scorer keeps nothing beyond the title, or

@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from ..page.blocks import Blocks, norm_key
 from ..page.dom import Document
 
-__all__ = ["head_zone", "own_title_block", "title_before", "title_heading", "title_zone"]
+__all__ = ["head_zone", "own_title_block", "page_title_text", "title_before", "title_heading",
+           "title_zone"]
 
 #: Headings that may name the page (:func:`title_heading`), and the fewest
 #: characters of their normalised text (shorter ones, "Home", "News", are
@@ -34,12 +35,17 @@ TITLE_HEADINGS = frozenset({"h1", "h2", "h3"})
 TITLE_MIN_CHARS = 8
 
 
-def _page_title(doc: Document) -> str:
-    """The normalised text of the page's ``<title>`` (:func:`norm_key`), or ""."""
+def page_title_text(doc: Document) -> str:
+    """The text of the page's ``<title>`` (the first before ``<body>``), or ""."""
     for i in range(max(doc.body, 0)):
         if doc.tag[i] == "title":
-            return norm_key(doc.text[i] or "")
+            return doc.text[i] or ""
     return ""
+
+
+def _page_title(doc: Document) -> str:
+    """The normalised text of the page's ``<title>`` (:func:`norm_key`), or ""."""
+    return norm_key(page_title_text(doc))
 
 
 def own_title_block(doc: Document, blocks: Blocks) -> int:

@@ -2420,18 +2420,18 @@ cdef double _psum(double *x, Py_ssize_t n) noexcept:
 cdef double _dot(list f, Py_ssize_t wf, list g, double *k, Py_ssize_t nk,
                  double *buf) except? -1.0:
     """``sum(map(operator.mul, f[:wf] + g, k))`` (``buf``: room for ``nk``
-    products)."""
-    cdef Py_ssize_t n = wf + (len(g) if g is not None else 0), j
-    if nk < n:
-        n = nk
-    for j in range(n):
-        buf[j] = PyFloat_AsDouble(f[j] if j < wf else g[j - wf]) * k[j]
-    return _psum(buf, n)
+    values): the row read into ``buf``, then :func:`_dot_flat`."""
+    cdef Py_ssize_t j
+    for j in range(wf if wf < nk else nk):
+        buf[j] = PyFloat_AsDouble(f[j])
+    return _dot_flat(buf, wf, g, k, nk, buf)
 
 
 cdef double _dot_flat(const double *f, Py_ssize_t wf, list g, double *k, Py_ssize_t nk,
                       double *buf) except? -1.0:
-    """:func:`_dot` of a row held as ``wf`` doubles."""
+    """``sum(map(operator.mul, f[:wf] + g, k))`` of a row held as ``wf``
+    doubles (``buf``: room for ``nk`` products; it may be ``f`` itself,
+    each product replacing the value it reads)."""
     cdef Py_ssize_t n = wf + (len(g) if g is not None else 0), j
     if nk < n:
         n = nk

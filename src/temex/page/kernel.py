@@ -159,10 +159,11 @@ def _self_check(k: Any) -> str:
 
 
 #: Rows and weights whose products lose low bits when added one by one.
-_DOT_PROBES: tuple[tuple[list[float], list[float]], ...] = (([1e16, 1.0, -1e16, 1.0, 3.3, 0.1, 0.7], [1.0] * 7),
-               ([0.1] * 10 + [1e-17, 3.0], [0.3, 0.7] * 6),
-               ([0.0, -2.5, 1e300, -1e300, 0.1], [1.0, 0.5, 1.0, 1.0, 3.0]),
-               ([], []))
+_DOT_PROBES: tuple[tuple[list[float], list[float]], ...] = (
+    ([1e16, 1.0, -1e16, 1.0, 3.3, 0.1, 0.7], [1.0] * 7),
+    ([0.1] * 10 + [1e-17, 3.0], [0.3, 0.7] * 6),
+    ([0.0, -2.5, 1e300, -1e300, 0.1], [1.0, 0.5, 1.0, 1.0, 3.0]),
+    ([], []))
 
 
 def _block_tags() -> tuple[frozenset[str], frozenset[str]]:
