@@ -219,6 +219,47 @@ def test_page_title_listed_in_menus_is_kept() -> None:
     assert kept == len(docs) and dropped >= len(docs) // 2
 
 
+@needs_data
+def test_a_product_title_cut_in_the_title_and_shown_twice_is_the_pages() -> None:
+    """A shop's product pages (americanpillowcase-shop) hold the product's
+    name in a breadcrumb's ``h1`` and again in an ``h2`` over the product,
+    the collections and "related products" boxes repeat it, and the
+    ``<title>`` cuts it ("... for Tie-Dyin – American Pillowcase"). The
+    ``h2`` is the page's own title, not repeated text, and is kept (HEAD
+    before: 4 of 31 pages)."""
+    from dataclasses import replace
+
+    from temex.page.blocks import page_blocks
+
+    root = DATA / "sites" / "americanpillowcase-shop" / "www"  # type: ignore[operator]
+    docs = [parse(f.read_bytes(), url=str(f))
+            for f in sorted(root.glob("collections/*/products/*.html"))]
+    assert len(docs) >= 20
+    idx = SiteIndex(docs)
+    kept = dropped = 0
+    for d in docs:
+        bl = page_blocks(d)
+        name = next(bl.joined[b] for b in range(len(bl)) if d.tag[bl.node[b]] == "h2")
+        kept += name in extract_content(d, idx).text()
+        dropped += name not in extract_content(d, idx, params=replace(ContentParams(),
+                                                                      own_title=False)).text()
+    assert kept == len(docs) and dropped >= len(docs) // 2
+
+
+def test_a_heading_names_the_page_when_the_title_holds_it_or_was_cut_in_it() -> None:
+    from temex.content.title import names_page
+
+    title = "100% cotton white t0 percale wholesale bulk pillowcases for tie-dyin – american pillowcase"
+    assert names_page("american pillowcase", title)  # part of it
+    assert names_page("0% cotton white t0 percale wholesale bulk pillowcases for tie-dying, "
+                      "silk screening", title.replace("100%", "0%"))  # cut
+    assert names_page("the long post about the tides and the moon",
+                      "the long post about the tid... | blog")
+    # a short part does not name a heading it begins, nor a part in the middle
+    assert not names_page("american pillowcase shams", title)
+    assert not names_page("bulk pillowcases for tie-dying, silk screening", title)
+
+
 def test_gold_text_renders_like_the_content_output() -> None:
     """The benches' gold text (temex.evaluate.gold_text) runs inline elements
     together as the extracted text does, and leaves out template and script."""

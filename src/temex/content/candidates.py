@@ -6,8 +6,9 @@ inline descendants, a line of the CleanEval gold). Before any page-level
 judgement the site tells what is not this page's own: a block whose
 normalised text occurs on other pages of the site is *repeated text* (menus,
 footers, "Advertisement", section names), and a block inside a fitted
-template is *template*. The page's own title is never repeated text when its
-text is part of the ``<title>`` (the site's menus list the pages' titles).
+template is *template*. The page's own title is never repeated text when the
+``<title>`` names it (the site's menus and listings show the pages' titles;
+:func:`temex.content.title.own_title_blocks`).
 With site evidence (a template mask, or other pages of the site), a page
 kind's tag, category and previous / next lines, told by their HTML link
 types, are template too (:func:`typed_link_chrome`): their text differs on
@@ -31,7 +32,7 @@ from ..page.dom import Document
 from ..template.detectors.rules import chrome_link_type, link_type_chrome
 from ..template.site_index import SiteIndex
 from .params import ContentParams
-from .title import own_title_block
+from .title import own_title_blocks
 
 __all__ = ["Candidates", "candidates", "fresh_lists", "repeated_text", "typed_link_chrome"]
 
@@ -198,7 +199,7 @@ def repeated_text(doc: Document, blocks: Blocks, site: SiteIndex | None,
         return [False] * len(blocks)
     need = _need(site, params, member, masked)
     boiler = site.repeated(blocks, need, member, params.long_block)
-    own_title = own_title_block(doc, blocks) if params.own_title else -1
-    if own_title >= 0:  # the page's title repeats in the site's menus
-        boiler[own_title] = False
+    if params.own_title:  # the page's title repeats in the site's menus
+        for b in own_title_blocks(doc, blocks):
+            boiler[b] = False
     return boiler

@@ -152,8 +152,8 @@ class ContentParams:
     #: "Folder mode: repeated on a share of the pages"); 0: ``repeat_min``
     #: pages alone, as before.
     folder_repeat_share: float = 0.2
-    #: The page's first ``h1``, when its text is part of the ``<title>``, is
-    #: never repeated text (:func:`temex.content.title.own_title_block`).
+    #: The page's own title headings, named by its ``<title>``, are never
+    #: repeated text (:func:`temex.content.title.own_title_blocks`).
     own_title: bool = True
     #: Keep comments and replies (the posts of a thread, the comments under a
     #: post) where the scorer chose them; False: the article alone, without

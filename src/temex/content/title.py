@@ -8,9 +8,10 @@ lines, a "Maintainer:" line. The stage finds the page's title heading (the
 first kept ``h1`` before the region, else ``h2``; with a template mask the
 whole heading element, whatever block elements wrap its text) and adds it,
 and with site evidence the kept blocks under it up to the region. It also
-tells which ``h1`` is the page's own title: the one whose text is part of the
-page's ``<title>`` (a site's menus list its pages' titles, so that heading
-"repeats" on every page).
+tells which headings are the page's own title: those whose text the page's
+``<title>`` holds, or begins where the title was cut (:func:`names_page`; a
+site's menus and listings show its pages' titles, so that heading "repeats"
+on other pages).
 
 Source: the detector's head zone (:func:`temex.template.detectors.rules.head_zone`)
 applied per page; the title rule is issue 4's, the zone rules issue 11's
@@ -20,19 +21,26 @@ end) for the zones.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..page.blocks import Blocks, norm_key
 from ..page.dom import Document
 
-__all__ = ["head_zone", "own_title_block", "page_title_text", "title_before", "title_heading",
-           "title_zone"]
+__all__ = ["head_zone", "names_page", "own_title_block", "own_title_blocks", "page_title_text",
+           "title_before", "title_heading", "title_zone"]
 
 #: Headings that may name the page (:func:`title_heading`), and the fewest
 #: characters of their normalised text (shorter ones, "Home", "News", are
 #: part of many titles by chance).
 TITLE_HEADINGS = frozenset({"h1", "h2", "h3"})
 TITLE_MIN_CHARS = 8
+#: The fewest characters of a cut ``<title>``'s part that must begin a
+#: heading for the heading to name the page (:func:`names_page`): a third of
+#: the 60-70 characters that titles are cut to, long enough not to begin a
+#: heading by chance.
+TITLE_PREFIX_CHARS = 24
+_TITLE_SEPARATORS = re.compile(r"\s+[|–—·:»-]\s+")
 
 
 def page_title_text(doc: Document) -> str:
@@ -43,14 +51,28 @@ def page_title_text(doc: Document) -> str:
     return ""
 
 
+def names_page(key: str, title: str) -> bool:
+    """Whether a heading's normalised text ``key`` names the page whose
+    normalised ``<title>`` is ``title``: it is part of the title, or a part
+    of the title (split at its separators, " – ", " | ", " - ", ...) of
+    ``TITLE_PREFIX_CHARS`` characters or more begins it. Shops and SEO
+    plugins cut long titles (Shopify at 70 characters, "100% Cotton White
+    T220 Percale ... for Tie-Dyin – Shop"), so a product's or a post's long
+    heading is no longer part of its own title."""
+    if key in title:
+        return True
+    return any(len(part) >= TITLE_PREFIX_CHARS and key.startswith(part)
+               for part in (p.rstrip(".… ") for p in _TITLE_SEPARATORS.split(title)))
+
+
 def _page_title(doc: Document) -> str:
     """The normalised text of the page's ``<title>`` (:func:`norm_key`), or ""."""
     return norm_key(page_title_text(doc))
 
 
 def own_title_block(doc: Document, blocks: Blocks) -> int:
-    """The block of the page's first ``h1`` when its text is part of the
-    page's ``<title>``, else -1. A site's menus list its pages' titles, so a
+    """The block of the page's first ``h1`` when its text names the page
+    (:func:`names_page`), else -1. A site's menus list its pages' titles, so a
     page's own heading is "repeated" on every page with the menu; the
     ``<title>`` tells that it is this page's (TeMex's template text is not
     the page's title)."""
@@ -60,14 +82,31 @@ def own_title_block(doc: Document, blocks: Blocks) -> int:
     for b, nd in enumerate(blocks.node):
         if doc.tag[nd] == "h1":
             key = blocks.key[b]
-            return b if key and key in title else -1
+            return b if key and names_page(key, title) else -1
     return -1
+
+
+def own_title_blocks(doc: Document, blocks: Blocks) -> list[int]:
+    """The blocks of the page's own title, never repeated text: the first
+    ``h1`` when it names the page (:func:`own_title_block`) and every
+    ``h1``–``h3`` block with the text of :func:`title_heading`. A page may
+    hold its title twice, once in chrome (a breadcrumb's ``h1``) and once
+    over its content (a product's ``h2``); the site repeats it in menus,
+    listings and "related" boxes, and the ``<title>`` tells it is this
+    page's. O(blocks)."""
+    own = {b for b in (own_title_block(doc, blocks),) if b >= 0}
+    heading = title_heading(doc, blocks)
+    if heading >= 0:
+        key, tag, node = blocks.key[heading], doc.tag, blocks.node
+        own.update(b for b in range(len(blocks))
+                   if blocks.key[b] == key and tag[node[b]] in TITLE_HEADINGS)
+    return sorted(own)
 
 
 def title_heading(doc: Document, blocks: Blocks) -> int:
     """The block of the heading that names the page: the longest ``h1``,
     ``h2`` or ``h3`` block whose normalised text (``TITLE_MIN_CHARS`` or
-    more) is part of the page's ``<title>`` (first on ties), else -1. Unlike
+    more) names the page (:func:`names_page`; first on ties), else -1. Unlike
     :func:`own_title_block` not only the first ``h1``: blogs put the site's
     name in an ``h1`` and the post's title in an ``h2`` or ``h3``, and the
     ``<title>`` holds both ("Seth's Blog: Post title"); the longer names the
@@ -79,7 +118,7 @@ def title_heading(doc: Document, blocks: Blocks) -> int:
     for b, nd in enumerate(blocks.node):
         if doc.tag[nd] in TITLE_HEADINGS:
             key = blocks.key[b]
-            if len(key) >= TITLE_MIN_CHARS and len(key) > best_len and key in title:
+            if len(key) >= TITLE_MIN_CHARS and len(key) > best_len and names_page(key, title):
                 best, best_len = b, len(key)
     return best
 
