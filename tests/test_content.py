@@ -349,6 +349,34 @@ def test_batch_keeps_a_title_heading_of_nested_blocks() -> None:
 
 
 @needs_data
+def test_batch_keeps_the_rows_of_a_board_whose_title_alone_was_kept() -> None:
+    """A forum board of one topic (opendcl, an SMF archive): the title, the
+    topic's linked title and its "Started by X · 2008-07-29 · 0 replies"
+    line, repeated text once digits are normalised; one row is no list, and
+    the rules kept the title alone, whose zone stopped at the region's end.
+    Where nothing but the title is kept, the zone runs to where the template
+    resumes (``title.title_zone``): each board's "Started by" lines are kept
+    (before: none on the boards of one topic), the big boards' too."""
+    from temex.evaluate import gold_text, load_site
+
+    site = load_site(DATA / "sites" / "opendcl-forum")  # type: ignore[operator]
+    files = sorted(site.root.glob("boards/*.html")) + sorted(site.root.glob("topics/*.html"))[:20]
+    one_topic = kept = rows = 0
+    for f, text in _batch_content(files):
+        if f.parent.name != "boards":
+            continue
+        d = parse(f.read_bytes(), url=str(f))
+        want = [x for x in gold_text(d, site.content_selector, site.template_selector).splitlines()
+                if x.startswith("Started by")]
+        rows += len(want)
+        kept += sum(x in text for x in want)
+        if len(want) == 1:
+            one_topic += 1
+            assert want[0] in text, f.name
+    assert one_topic >= 2 and kept >= rows - 2
+
+
+@needs_data
 def test_batch_short_page_text_is_no_teaser() -> None:
     """A short page's own text (a linked table of contents and three short
     paragraphs, under 400 characters) sits in a ``div`` beside the ``div``

@@ -177,7 +177,14 @@ def title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequ
     pages); the data README's convention makes them content. It is the
     detector's head-zone rule (:func:`temex.template.detectors.rules.head_zone`)
     applied per page, where the template mask holds the site's chrome and
-    the heading names the page. O(region end)."""
+    the heading names the page. Where ``chosen`` holds nothing but the
+    heading (a forum board of one or two topics, too few rows for a list,
+    each row's "Started by ... · 3 replies" line repeated text once its
+    digits are normalised), the zone does not stop at the region's end but
+    where the template resumes (the first template block after the
+    heading): the mask bounds the page's own area. Measured in
+    docs/CRAWL.md ("The title alone"). O(region end), O(n) for a title
+    alone."""
     body = doc.body
     r_end = region + doc.size[region]
     if r_end <= body + 1:
@@ -203,9 +210,13 @@ def title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequ
         return title
     inside = set(title)
     stop = next((c for c in chosen if c > title[-1] and c not in inside), len(blocks))
+    # the rules kept the title alone (a listing of one or two rows, too few
+    # for a list; a page of short lines): the zone runs past the region, up
+    # to where the template resumes
+    alone = set(chosen) <= inside
     zone = []
     for z in range(title[-1] + 1, stop):
-        if blocks.node[z] >= r_end:
+        if template[z] if alone else blocks.node[z] >= r_end:
             break
         if not template[z] and ld_ok[z] and not named[z]:
             zone.append(z)
