@@ -675,7 +675,9 @@ def test_a_small_pages_own_text_is_kept_from_its_first_kept_block_on() -> None:
     makes it the page's own) stays out. (Since repeated text weighs nothing
     in the region, ``neutral_repeats``, the rules keep the talk page's
     blocks themselves; the fallback is checked without it, the output with
-    both.)"""
+    both. Since the rules keep the title alone, the lecture page's title
+    zone runs to where the template resumes, so its lines are kept before
+    the fallback is asked: the fallback is checked on the talk page.)"""
     from temex.evaluate import gold_text, load_site
     from temex.page.files import html_files
 
@@ -693,12 +695,12 @@ def test_a_small_pages_own_text_is_kept_from_its_first_kept_block_on() -> None:
         gold = gold_text(d, site.content_selector, site.template_selector)
         for params in (ContentParams(neutral_repeats=False), ContentParams()):
             got = extract_content(d, index, [False] * len(d), params, member=index.member(d))
-            if not params.neutral_repeats:
+            if not params.neutral_repeats and name.startswith("pyconca"):
                 assert got.stats.get("fallback") == "small page's own text", name
             text = got.text().splitlines()
             assert all(line in text for line in lines), (name, text)
             assert not any(line.startswith("Home ") for line in text)
-            assert token_prf(got.text(), gold)[2] >= 0.88, name  # 0.917, 0.900
+            assert token_prf(got.text(), gold)[2] >= 0.88, name  # 0.917, 1.000 (0.900 before)
 
 
 @needs_data
