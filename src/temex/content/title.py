@@ -70,13 +70,14 @@ def _page_title(doc: Document) -> str:
     return norm_key(page_title_text(doc))
 
 
-def own_title_block(doc: Document, blocks: Blocks) -> int:
+def own_title_block(doc: Document, blocks: Blocks, title: str | None = None) -> int:
     """The block of the page's first ``h1`` when its text names the page
     (:func:`names_page`), else -1. A site's menus list its pages' titles, so a
     page's own heading is "repeated" on every page with the menu; the
     ``<title>`` tells that it is this page's (TeMex's template text is not
-    the page's title)."""
-    title = _page_title(doc)
+    the page's title). ``title``: the page's normalised ``<title>`` when
+    the caller has it."""
+    title = _page_title(doc) if title is None else title
     if not title:
         return -1
     for b, nd in enumerate(blocks.node):
@@ -94,8 +95,9 @@ def own_title_blocks(doc: Document, blocks: Blocks) -> list[int]:
     over its content (a product's ``h2``); the site repeats it in menus,
     listings and "related" boxes, and the ``<title>`` tells it is this
     page's. O(blocks)."""
-    own = {b for b in (own_title_block(doc, blocks),) if b >= 0}
-    heading = title_heading(doc, blocks)
+    title = _page_title(doc)  # located and normalised once for both
+    own = {b for b in (own_title_block(doc, blocks, title),) if b >= 0}
+    heading = title_heading(doc, blocks, title)
     if heading >= 0:
         key, tag, node = blocks.key[heading], doc.tag, blocks.node
         own.update(b for b in range(len(blocks))
@@ -103,15 +105,16 @@ def own_title_blocks(doc: Document, blocks: Blocks) -> list[int]:
     return sorted(own)
 
 
-def title_heading(doc: Document, blocks: Blocks) -> int:
+def title_heading(doc: Document, blocks: Blocks, title: str | None = None) -> int:
     """The block of the heading that names the page: the longest ``h1``,
     ``h2`` or ``h3`` block whose normalised text (``TITLE_MIN_CHARS`` or
     more) names the page (:func:`names_page`; first on ties), else -1. Unlike
     :func:`own_title_block` not only the first ``h1``: blogs put the site's
     name in an ``h1`` and the post's title in an ``h2`` or ``h3``, and the
     ``<title>`` holds both ("Seth's Blog: Post title"); the longer names the
-    page. O(blocks)."""
-    title = _page_title(doc)
+    page. ``title``: the page's normalised ``<title>`` when the caller has
+    it. O(blocks)."""
+    title = _page_title(doc) if title is None else title
     if not title:
         return -1
     best, best_len = -1, 0
