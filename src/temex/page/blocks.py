@@ -20,8 +20,8 @@ from hashlib import blake2b
 from . import kernel
 from .dom import IGNORED_TAGS, Document
 
-__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_element", "heaviest_subtree", "key_hash", "page_blocks", "norm_key",
-           "subtree_sums"]
+__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_element", "heaviest_subtree", "key_hash", "page_blocks",
+           "norm_key", "shown_controls", "subtree_sums"]
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body br dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre
@@ -29,6 +29,12 @@ section summary table tbody td tfoot th thead tr ul caption legend option center
 iframe select textarea button""".split())
 HIDDEN_TAGS = IGNORED_TAGS | frozenset({"select", "option", "textarea", "button", "head",
                                         "title", "iframe", "svg"})
+#: Form controls whose text may be shown (:func:`shown_controls`).
+_CHOICE_TAGS = frozenset({"select", "option"})
+_HIDDEN_FLAG = 8  # the HIDDEN bit of the kernel's tag_flags (_kernel.pyx)
+#: Most options of a list that :func:`shown_controls` shows: a product's
+#: sizes and colours, not a directory.
+MAX_OPTIONS = 30
 _DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"\w+")
 
@@ -143,11 +149,18 @@ def page_blocks(doc: Document) -> Blocks:
     if doc.body < 0:
         out = doc.__dict__["_blocks"] = Blocks(block_of=[-1] * n)
         return out
+    shown = shown_controls(doc)
     k = kernel.get()
     if k is not None:  # the same loop, compiled
+        flags = tag_flags(doc)
+        if shown:
+            mutable = bytearray(flags)
+            for i in shown:
+                mutable[i] &= ~_HIDDEN_FLAG
+            flags = bytes(mutable)
         node, pieces, chars, link_chars, block_of = k.page_blocks(
             doc.parent, doc.text, doc.attrs, doc.id, doc.body,
-            doc.body + doc.size[doc.body], tag_flags(doc))
+            doc.body + doc.size[doc.body], flags)
         out = doc.__dict__["_blocks"] = Blocks(node, pieces, chars, link_chars, block_of,
                                                doc.text)
         return out
@@ -161,7 +174,7 @@ def page_blocks(doc: Document) -> Blocks:
     for i in range(body, body + doc.size[body]):
         t = tag[i]
         p = parent[i] if i != body else -1
-        if (p >= 0 and hidden[p]) or t in HIDDEN_TAGS or (
+        if (p >= 0 and hidden[p]) or (t in HIDDEN_TAGS and i not in shown) or (
                 (attrs[i] or t == "dialog") and _invisible(doc, i)):
             hidden[i] = True
             continue
@@ -187,6 +200,91 @@ def page_blocks(doc: Document) -> Blocks:
         out.block_of[i] = b
     out.texts = text  # keys on first use (Blocks.key)
     doc.__dict__["_blocks"] = out
+    return out
+
+
+def shown_controls(doc: Document) -> set[int]:
+    """The ``select`` and ``option`` elements of the body whose text is
+    shown, where every other form control is hidden (:data:`HIDDEN_TAGS`):
+    the short lists of a form that orders. The one convention of
+    ../shared/data counts a product's options as the page's content; a
+    visitor reads them as part of the offer.
+
+    A list is shown when its nearest ``form`` sends (``method="post"``)
+    without asking for typed text, it holds at most :data:`MAX_OPTIONS`
+    options and no option's value is an address. A search panel, filter
+    or sorting bar queries (``method="get"``, HTML's default:
+    :func:`temex.template.detectors.rules.find_query_forms` draws the same
+    line); a sign-up, contact or application form asks for typed text; a
+    long list is a directory to pick from (countries, states, forums); a
+    list of addresses is a jump menu; a list outside any form (a currency
+    or language switch) is driven by a script. :data:`MAX_OPTIONS` was
+    chosen on the development data (docs/CONTENT.md, "A product's
+    options"). O(n) scans in C, then O(depth) per control and O(size) per
+    posting form; empty, and nearly free, on pages without a list box."""
+    tag = doc.tag
+    if "option" not in tag and "select" not in tag:
+        return set()
+    parent, attrs = doc.parent, doc.attrs
+    sends: dict[int, bool] = {}  # form -> posts
+    shown: set[int] = set()
+    if doc.body < 0:
+        return shown
+    end = doc.body + doc.size[doc.body]
+    for i in _positions(tag, _CHOICE_TAGS, doc.body, end):
+        p = parent[i]
+        while p >= 0 and tag[p] != "form":
+            p = parent[p]
+        if p < 0:
+            continue
+        if p not in sends:
+            method = next((v for k, v in attrs[p] if k == "method"), "get")
+            sends[p] = (method.strip().lower() == "post"
+                        and not any(_typed_entry(tag[j], attrs[j]) for j in doc.descendants(p)))
+        if sends[p]:
+            shown.add(i)
+    for i in [i for i in shown if tag[i] == "select"]:
+        options = [j for j in doc.descendants(i) if tag[j] == "option"]
+        if len(options) > MAX_OPTIONS or any(_an_address(attrs[j]) for j in options):
+            shown.difference_update(doc.descendants(i))
+    return shown
+
+
+#: ``<input>`` types that take typed text (HTML's default type is ``text``).
+_TEXT_INPUTS = frozenset({"", "text", "email", "password", "tel", "url", "search"})
+
+
+def _typed_entry(tag: str, attrs: tuple[tuple[str, str], ...]) -> bool:
+    """A field the visitor types into: a sign-up, contact or application
+    form asks for it; an order form (options, a quantity) does not."""
+    if tag == "textarea":
+        return True
+    if tag != "input":
+        return False
+    kind = next((v for k, v in attrs if k == "type"), "")
+    return kind.strip().lower() in _TEXT_INPUTS
+
+
+def _an_address(attrs: tuple[tuple[str, str], ...]) -> bool:
+    """An option whose value is a URL or a path: the list is a jump menu
+    (a script goes where the option points), not a choice sent with an
+    order."""
+    return any(k == "value" and "/" in v for k, v in attrs)
+
+
+def _positions(tag: list[str], wanted: frozenset[str], start: int, end: int) -> list[int]:
+    """Indices in ``[start, end)`` whose tag is in ``wanted`` (``list.index``
+    scans in C)."""
+    out = []
+    for t in wanted:
+        i = start
+        while True:
+            try:
+                i = tag.index(t, i, end)
+            except ValueError:
+                break
+            out.append(i)
+            i += 1
     return out
 
 
