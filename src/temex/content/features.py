@@ -41,8 +41,9 @@ from typing import Any, overload
 from ..page import kernel
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
-from ..page.names import NameMemo, ancestor_counts, flagged_below, name_flags, part_flags
-from .records import COMMENT_WORDS, RecordLists, record_lists
+from ..page.names import (COMMENT_WORDS, NameMemo, ancestor_counts, flagged_below, name_flags,
+                          part_flags)
+from .records import RecordLists, record_lists
 from .title import page_title_text
 
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "FeatureRows", "POSITIVE_NAMES", "SITE_FEATURES",

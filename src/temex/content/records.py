@@ -22,17 +22,15 @@ descendant names compared with its neighbour's, d the members' size).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
-from ..page.names import NameMemo, flagged_below, name_flags
+from ..page.names import COMMENT_MEMO, comment_named, comment_sections, name_flags
 from ..page.rows import holds_link, row_groups
 
-_WORDS = re.compile(r"[^a-z]+")
 
 __all__ = ["RecordLists", "alike", "anchor_element", "comment_blocks", "comment_sections",
            "headed_table_rows", "own_records", "record_lists", "teaser_records"]
@@ -267,10 +265,6 @@ def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordL
     return RecordLists(members, list_of, record_of)
 
 
-#: Name words of comment threads and their parts.
-COMMENT_WORDS = ("comment", "disqus", "respond", "reply", "replies")
-
-
 def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[int]:
     """The blocks of ``chosen`` that are comments: inside an element whose
     ``id``/``class`` words start with a comment-section word (``comment``,
@@ -282,7 +276,7 @@ def comment_blocks(doc: Document, blocks: Blocks, chosen: Sequence[int]) -> set[
     anchor = blocks.node[max(chosen, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
     body = doc.body
     parent = doc.parent
-    named = name_flags(doc, _comment_named, body + 1, _COMMENT_MEMO)
+    named = name_flags(doc, comment_named, body + 1, COMMENT_MEMO)
     inside = [False] * len(doc)
     for i in range(body + 1, body + doc.size[body]):
         inside[i] = inside[parent[i]] or (bool(named[i]) and not doc.is_ancestor(i, anchor))
@@ -314,27 +308,3 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
         in_form[i] = in_form[parent[i]] or tag[i] == "form"
     return {b for b, d in enumerate(blocks.node)
             if inside[d] and d > anchor and not boiler[b] and not in_form[d]}
-
-
-def comment_sections(doc: Document) -> list[bool]:
-    """Per element: inside a subtree whose ``id``/``class`` words start with
-    a comment-section word (``comment``, ``disqus``, ``respond``, ``reply``).
-    Whether comments are content is a convention (``--no-comments``), so a
-    comment thread is never the page's main records
-    (:func:`temex.content.rules.rule_signals`). O(n)."""
-    if doc.body < 0:
-        return [False] * len(doc)
-    return flagged_below(doc, name_flags(doc, _comment_named, doc.body + 1, _COMMENT_MEMO))
-
-
-_COMMENT_MEMO: NameMemo = {}  # its verdicts across pages (page.names)
-
-
-def _comment_named(id_: str, classes: tuple[str, ...]) -> bool:
-    """An ``id`` or class word starts with a comment-section word."""
-    for value in (id_, *classes):
-        low = value.lower()
-        if not low.startswith("js-") and any(
-                w.startswith(COMMENT_WORDS) for w in _WORDS.split(low) if w):
-            return True
-    return False

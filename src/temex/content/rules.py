@@ -29,10 +29,10 @@ from typing import Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
-from ..page.names import NameMemo, ancestor_counts, flagged_below, part_flags
+from ..page.names import COMMENT_WORDS, NameMemo, ancestor_counts, flagged_below, part_flags
 from .params import ContentParams
-from .records import (COMMENT_WORDS, anchor_element, comment_sections, headed_table_rows,
-                      own_records, teaser_records)
+from .records import (anchor_element, comment_sections, headed_table_rows, own_records,
+                      teaser_records)
 from .region import rules_region
 from .title import head_zone, title_before, title_zone
 

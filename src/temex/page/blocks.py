@@ -20,8 +20,8 @@ from hashlib import blake2b
 from . import kernel
 from .dom import IGNORED_TAGS, Document
 
-__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_element", "heaviest_subtree", "key_hash", "page_blocks",
-           "norm_key", "shown_controls", "subtree_sums"]
+__all__ = ["BLOCK_TAGS", "Blocks", "heaviest_element", "heaviest_subtree", "key_hash",
+           "page_blocks", "norm_key", "shown_controls", "subtree_sums"]
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body br dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre

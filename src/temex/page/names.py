@@ -11,13 +11,15 @@ runs (:mod:`temex.page.kernel`): the same values.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Sequence
 
 from . import kernel
 from .dom import Document
 
-__all__ = ["LAYOUT_SHARE", "ancestor_counts", "flagged_below", "name_flags", "part_flags"]
+__all__ = ["COMMENT_WORDS", "LAYOUT_SHARE", "ancestor_counts", "comment_named", "comment_sections",
+           "flagged_below", "name_flags", "part_flags"]
 
 
 def _span(doc: Document, start: int | None) -> tuple[int, int]:
@@ -185,3 +187,34 @@ def part_flags(doc: Document, words: Callable[[str, tuple[str, ...]], Collection
         out[i] = bool(own(i) - layout)
         i = out.find(1, i + 1, end)
     return bytes(out)
+
+
+#: Name words of comment threads and their parts.
+COMMENT_WORDS = ("comment", "disqus", "respond", "reply", "replies")
+_WORDS = re.compile(r"[^a-z]+")
+COMMENT_MEMO: NameMemo = {}  # :func:`comment_named` verdicts across pages
+
+
+def comment_named(id_: str, classes: tuple[str, ...]) -> bool:
+    """An ``id`` or class word starts with a comment-section word
+    (:data:`COMMENT_WORDS`)."""
+    for value in (id_, *classes):
+        low = value.lower()
+        if not low.startswith("js-") and any(
+                w.startswith(COMMENT_WORDS) for w in _WORDS.split(low) if w):
+            return True
+    return False
+
+
+def comment_sections(doc: Document) -> list[bool]:
+    """Per element: inside a subtree whose ``id``/``class`` words start with
+    a comment-section word (``comment``, ``disqus``, ``respond``, ``reply``).
+    Whether comments are content is a convention (``--no-comments``): the
+    content rules never take a comment thread for the page's main records
+    (:func:`temex.content.rules.rule_signals`) and add it beside the article
+    (:func:`temex.content.records.comment_thread`); the content-region rule
+    of the template detectors leaves its text content
+    (:func:`temex.template.detectors.rules.comment_text`). O(n)."""
+    if doc.body < 0:
+        return [False] * len(doc)
+    return flagged_below(doc, name_flags(doc, comment_named, doc.body + 1, COMMENT_MEMO))
