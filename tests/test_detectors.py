@@ -564,3 +564,28 @@ def test_a_heading_names_the_site_only_beside_the_pages_own_names() -> None:
     assert h1 in title_nodes(page, none, site_titles=issues)
     posts = ["a post | rubyist magazine 0", "another | rubyist magazine 0", "rubyist magazine 0"]
     assert h1 not in title_nodes(page, none, site_titles=posts)
+
+
+def test_a_key_pages_comments_are_content_beside_the_region() -> None:
+    """A blog post compared with two other posts (codare-wordpress, as a
+    crawl's cluster compares them): the comments sit beside the post, outside
+    the content region, and their text differs on every page, so the vote
+    leaves them out of the template; the content-region rule took them all
+    the same, and a crawl lost the comments of every cluster's key page.
+    Comments are content by the data convention: their text stays content
+    (``rules.comment_text``); a reply form stays template."""
+    from conftest import DATA
+
+    if DATA is None or not (DATA / "sites" / "codare-wordpress").is_dir():
+        pytest.skip("codare-wordpress not in the shared data")
+    root = DATA / "sites" / "codare-wordpress" / "www"
+    key, *others = [parse((root / p / "index.html").read_bytes()) for p in (
+        "2006/09/16/como-embutir-bibliotecas-e-frameworks-em-uma-aplicacao-cocoa",
+        "2006/09/17/ruby-escapar-caracteres-especiais-em-html-entities",
+        "2006/09/20/c-ler-linhas-de-um-arquivo-texto")]
+    m = VoteDetector().fit(key, others).model_
+    comments = [i for i in key.in_body() if "Cês tão chiques" in key.text[i]
+                or key.text[i].startswith("Boa dica, principalmente")]
+    assert len(comments) == 2 and not any(m.template[i] for i in comments)
+    # beside the region, not in it: the region rule alone made them template
+    assert m.region >= 0 and not any(key.is_ancestor(m.region, i) for i in comments)

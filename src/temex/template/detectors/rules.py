@@ -40,6 +40,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from ...page.blocks import BLOCK_TAGS, norm_key
 from ...page.dom import Document
+from ...page.names import comment_sections
 from ...page.urls import url_kind
 from ..defaults import DEFAULT_REGION
 
@@ -835,6 +836,29 @@ def labels_follow_block(doc: Document, template: list[bool], region: int) -> lis
     return template
 
 
+def comment_text(doc: Document, template: Sequence[bool], region: int) -> list[int]:
+    """Nodes of the comment thread after the content region whose own text
+    the vote left out of the template (it differs on the compared pages):
+    the comments themselves, which the data convention counts as content
+    (their form is template), so the content-region rule does not take
+    them (our rule, issue 22 cause 6). A comment section is a subtree named
+    like one (:func:`temex.page.names.comment_sections`); a ``form`` holds
+    the reply form. O(n)."""
+    end = region + doc.size[region]
+    body_end = doc.body + doc.size[doc.body]
+    if end >= body_end:
+        return []
+    inside = comment_sections(doc)
+    tag, parent, text = doc.tag, doc.parent, doc.text
+    in_form = [False] * len(doc)
+    out = []
+    for i in range(end, body_end):
+        in_form[i] = tag[i] == "form" or in_form[parent[i]]
+        if inside[i] and text[i] and not template[i] and not in_form[i]:
+            out.append(i)
+    return out
+
+
 def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_REGION,
                  inside_template: Sequence[bool] | None = None,
                  record_share: float | None = DEFAULT_RECORD_SHARE,
@@ -900,6 +924,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     for i in doc.in_body():
         if not out[i] and i not in inside:
             out[i] = True
+    if closure:
+        for i in comment_text(doc, template, region):
+            out[i] = False
     if inside_template is not None:
         # Widened to the title, the region also takes what follows the text
         # in the title's container (related lists, "more on this story",
