@@ -302,9 +302,6 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
     # the article, not a long comment the choice kept
     article = [b for b in chosen if not inside[blocks.node[b]]] or list(chosen)
     anchor = blocks.node[max(article, key=lambda b: blocks.chars[b] - blocks.link_chars[b])]
-    body, parent, tag = doc.body, doc.parent, doc.tag
-    in_form = [False] * len(doc)
-    for i in range(body + 1, body + doc.size[body]):
-        in_form[i] = in_form[parent[i]] or tag[i] == "form"
+    in_form = doc.inside_mask("form")
     return {b for b, d in enumerate(blocks.node)
             if inside[d] and d > anchor and not boiler[b] and not in_form[d]}

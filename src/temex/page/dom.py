@@ -382,6 +382,16 @@ class Document:
             mask[i] = t in IGNORED_TAGS or (p >= 0 and mask[p])
         return mask
 
+    def inside_mask(self, tag: str) -> list[bool]:
+        """``mask[i]`` is True when node ``i`` is or lies inside a ``tag``
+        element (a ``form``: a reply form, an order form). O(n)."""
+        mask = [False] * len(self)
+        tags, parent = self.tag, self.parent
+        for i, t in enumerate(tags):
+            p = parent[i]
+            mask[i] = t == tag or (p >= 0 and mask[p])
+        return mask
+
     # -- paths --------------------------------------------------------------
     def step(self, i: int) -> str:
         """The last step of :meth:`path` for node ``i``: ``tag`` or ``tag[k]``."""

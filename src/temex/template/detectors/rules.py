@@ -849,14 +849,10 @@ def comment_text(doc: Document, template: Sequence[bool], region: int) -> list[i
     if end >= body_end:
         return []
     inside = comment_sections(doc)
-    tag, parent, text = doc.tag, doc.parent, doc.text
-    in_form = [False] * len(doc)
-    out = []
-    for i in range(end, body_end):
-        in_form[i] = tag[i] == "form" or in_form[parent[i]]
-        if inside[i] and text[i] and not template[i] and not in_form[i]:
-            out.append(i)
-    return out
+    in_form = doc.inside_mask("form")
+    text = doc.text
+    return [i for i in range(end, body_end)
+            if inside[i] and text[i] and not template[i] and not in_form[i]]
 
 
 def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_REGION,
