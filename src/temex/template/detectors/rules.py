@@ -220,6 +220,14 @@ def content_region(doc: Document, template: Sequence[bool],
 DEFAULT_RECORD_SHARE = 0.5
 RECORD_MIN = 3
 
+#: A record list whose rows hold this share of their characters in nodes
+#: the vote did not map to the same text (:func:`refine_region`, rule 1) is
+#: the page's own, though the compared pages list the same items elsewhere:
+#: its few rows that did map are coincidences (the same name at the same row
+#: of two listings sorted differently). Chosen leaving one site out
+#: (docs/BENCHMARKS.md, "Rows that moved"): the same from 0.8 to 0.95.
+RECORD_MOVED = 0.9
+
 def _signature(doc: Document, i: int) -> tuple[str, tuple[str, ...]]:
     return doc.tag[i], tuple(sorted({_DIGIT_RUN.sub("#", c) for c in doc.classes[i]}))
 
@@ -241,9 +249,13 @@ def refine_region(doc: Document, template: list[bool], region: int,
     1. *record lists*: sibling records (:func:`record_groups`) whose text is
        mostly page-specific (at least ``record_share`` of their characters in
        non-template nodes whose text is nowhere in the compared pages,
-       ``seen``: a "most viewed" list names the same posts on every page)
-       are content, scaffolding included (labels, icons,
-       author boxes, "by", "Last page" repeat on every page of the kind);
+       ``seen``: a "most viewed" list names the same posts on every page),
+       or almost all not at their place on the compared pages
+       (:data:`RECORD_MOVED` of their characters in non-template nodes,
+       seen or not: a home page's posts listed again, in another order, by
+       the category pages compared with it), are content, scaffolding
+       included (labels, icons, author boxes, "by", "Last page" repeat on
+       every page of the kind; a row that maps by chance goes with its list);
     2. *closure*: template inside the content element comes as whole
        widgets (share bars, pagination, forms, breadcrumbs: the data README's
        template_selector parts). Top-down from the region's root, a template
@@ -262,13 +274,15 @@ def refine_region(doc: Document, template: list[bool], region: int,
             if ignored[p] or doc.size[p] < 2 * RECORD_MIN:
                 continue
             for g in record_groups(doc, p):
-                total = page = 0
+                total = page = moved = 0
                 for r in g:
                     for i in doc.descendants(r):
                         total += own[i]
-                        if not template[i] and doc.text[i] not in seen:
-                            page += own[i]
-                if total and page >= record_share * total:
+                        if not template[i]:
+                            moved += own[i]
+                            if doc.text[i] not in seen:
+                                page += own[i]
+                if total and (page >= record_share * total or moved >= RECORD_MOVED * total):
                     for r in g:
                         for i in doc.descendants(r):
                             template[i] = False
