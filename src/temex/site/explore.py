@@ -27,7 +27,7 @@ from .duplicates import variants_last as _variants_last
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
 from ..page.urls import url_kind, url_pattern
-from .pool import similarity
+from .pool import KIND_GAP, near_best, similarity
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
@@ -352,7 +352,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
                         kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
                         variants: bool = DEFAULT_VARIANTS,
                         second_hop: int | None = DEFAULT_SECOND_HOP,
-                        ancestors: bool = DEFAULT_ANCESTORS_LAST) -> Exploration:
+                        ancestors: bool = DEFAULT_ANCESTORS_LAST,
+                        kind_gap: float | None = KIND_GAP) -> Exploration:
     """Find ``n`` pages sharing the template of the page at ``url``.
 
     Parameters
@@ -409,6 +410,11 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         Try links to the key page's ancestors in its URL path (home page,
         section listing) last (:func:`ancestors_last`), unless the second
         hop is wanted: then the section page is the way to the siblings.
+    kind_gap : float or None
+        Pages found whose :func:`temex.site.pool.similarity` to the key page
+        is this much or more below the best one's are of another kind and
+        are not compared (:func:`temex.site.pool.near_best`, the offline
+        pool's rule; their loads still count); None compares them all.
 
     Raises
     ------
@@ -480,6 +486,12 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     held = held[:max(0, n - len(cs) - len(filled))] if fill else []
     filled += held
     pages = {**res.held, **res.pages}
+    if kind_gap is not None:  # pages of another kind by skeleton left out
+        found_pages = [*cs, *filled]
+        near = {found_pages[k] for k in near_best(
+            [similarity(key, pages[u]) for u in found_pages], kind_gap)}
+        cs = [u for u in cs if u in near]
+        filled = [u for u in filled if u in near]
     kind, sib = url_kind(key.url), sibling_pattern(key.url)
     found = set(hop.found) if hop is not None else set()
     why = {}
@@ -506,7 +518,8 @@ def explore(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
             kind_first: int = DEFAULT_KIND_FIRST, fill: bool = True,
             variants: bool = DEFAULT_VARIANTS,
             second_hop: int | None = DEFAULT_SECOND_HOP,
-            ancestors: bool = DEFAULT_ANCESTORS_LAST) -> Exploration:
+            ancestors: bool = DEFAULT_ANCESTORS_LAST,
+            kind_gap: float | None = KIND_GAP) -> Exploration:
     """Blocking wrapper of :func:`explore_async` (runs its own event loop;
     do not call from inside a running loop)."""
     return asyncio.run(explore_async(url, n=n, max_loads=max_loads, source=source,
@@ -514,7 +527,8 @@ def explore(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
                                      concurrency=concurrency, progress=progress,
                                      duplicate=duplicate, kind_first=kind_first,
                                      fill=fill, variants=variants,
-                                     second_hop=second_hop, ancestors=ancestors))
+                                     second_hop=second_hop, ancestors=ancestors,
+                                     kind_gap=kind_gap))
 
 
 def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateModel:

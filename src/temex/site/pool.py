@@ -10,7 +10,10 @@ so that results are reproducible:
    to the key page itself and outside DIR ignored): first the pages of the key
    page's *kind* (the same :func:`url_pattern`: digits, hashes and query
    values abstracted, issue 9), then the *siblings*, pages whose URL has the
-   same parent as the key page's (``/blog/a/`` and ``/blog/b/``), then the
+   same parent as the key page's (``/blog/a/`` and ``/blog/b/``) and, for a
+   key page that is a file (``date.html``), the folder's own index file
+   beside it (``index.html``: a flat archive's one listing among hundreds of
+   linked messages would otherwise be met last), then the
    others, each group in the order the key page shows them (document order,
    the order a reader meets the menu);
 2. then the remaining files, nearest folder first (same folder, then the
@@ -32,7 +35,11 @@ so that results are reproducible:
    Jaccard index of the tag.class vocabularies of the two bodies; ties keep
    the order above). A site often has page kinds with their own template
    (blog posts with a comment form and a sidebar, section pages without);
-   a post is best compared with posts.
+   a post is best compared with posts. Pages whose similarity is
+   :data:`KIND_GAP` or more below the best one's are of another kind and are
+   left out (:func:`near_best`), though fewer pages are compared: a listing
+   is compared with the other listing alone rather than outvoted by
+   message pages that share none of its chrome.
  Listing a folder of thousands of
 files costs one ``os.walk``; candidates are parsed by Lexbor and surveyed
 (vocabulary, shingles, usability) in one walk, and only the chosen pages are
@@ -45,7 +52,7 @@ import itertools
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -75,8 +82,8 @@ from .duplicates import (
 
 _DIGITS = re.compile(r"[0-9]+")
 
-__all__ = ["candidate_order", "candidate_reason", "choose_pages", "load_candidate",
-           "local_link_order",
+__all__ = ["KIND_GAP", "candidate_order", "candidate_reason", "choose_pages",
+           "load_candidate", "local_link_order", "near_best",
            "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
 
 def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
@@ -133,9 +140,22 @@ def _proximity(key_file: Path, files: Iterable[Path]) -> list[Path]:
     return sorted(files, key=distance)
 
 
+_INDEX_NAMES = ("index.html", "index.htm")
+
+
+def _folder_index(key_file: Path) -> set[Path]:
+    """The index files beside a key page that is a file (``index.html``
+    beside ``date.html``): siblings too, though their URL is the folder's (a
+    flat archive's listing beside its messages). An index page has none: its
+    folder's index is the page itself."""
+    if key_file.name.lower() in _INDEX_NAMES:
+        return set()
+    return {key_file.parent / name for name in _INDEX_NAMES}
+
+
 def page_path(f: Path) -> Path:
     """The URL-like path of a mirrored file: ``a/b/index.html`` → ``a/b``."""
-    return f.parent if f.name.lower() in ("index.html", "index.htm") else f.with_suffix("")
+    return f.parent if f.name.lower() in _INDEX_NAMES else f.with_suffix("")
 
 
 def candidate_order(key: Document, key_file: Path, root: Path,
@@ -155,7 +175,9 @@ def candidate_order(key: Document, key_file: Path, root: Path,
         return url_pattern(str(page_path(f).relative_to(root))) == kind
 
     # stable: pages of the key page's kind (URL pattern) first, then siblings
-    linked.sort(key=lambda f: (not same_kind(f), page_path(f).parent != parent))
+    beside = _folder_index(key_file)
+    linked.sort(key=lambda f: (not same_kind(f),
+                               page_path(f).parent != parent and f not in beside))
     done = set(linked) | {key_file}
     resolved = (real_path(f) for f in html_files(root))
     rest = _proximity(key_file, (f for f in resolved if f not in done))
@@ -222,6 +244,29 @@ def _jaccard(va: frozenset[str], vb: frozenset[str]) -> float:
 def similarity(a: Document, b: Document) -> float:
     """Jaccard index of the two pages' :func:`vocabulary`. O(n)."""
     return _jaccard(vocabulary(a), vocabulary(b))
+
+
+#: Candidates whose :func:`similarity` to the key page is this much or more
+#: below the best candidate's are of another kind (:func:`near_best`). Chosen
+#: leaving one site out (docs/BENCHMARKS.md, "Pages of another kind set
+#: aside"): 0.4 and 0.45 change no site but the mailing-list archive; 0.1 to
+#: 0.3 cut pages of the key page's own kind on other sites.
+KIND_GAP = 0.4
+
+
+def near_best(similarities: Sequence[float], gap: float = KIND_GAP) -> list[int]:
+    """Indices of the candidates whose similarity to the key page is less
+    than ``gap`` below the best one's (all of them when there are none or
+    ``gap`` is None), in their order. The skeleton is the key page's kind
+    where the URL cannot tell it (a flat archive's ``date.html`` and
+    ``index.html``): a page sharing half the vocabulary of the best one
+    shares its template less than the best one does, and a vote that counts
+    it can only lose the chrome the key page shares with its own kind
+    (issue 22 cause 1). O(k)."""
+    if not similarities or gap is None:
+        return list(range(len(similarities)))
+    best = max(similarities)
+    return [k for k, s in enumerate(similarities) if s > best - gap]
 
 
 def rank_by_similarity(key: Document, pages: list[Document], n: int) -> list[Document]:
@@ -406,7 +451,7 @@ def candidate_reason(f: Path, key: Document, key_file: Path, root: Path) -> str:
             url_pattern(str(page.relative_to(root)))
             == url_pattern(str(key_page.relative_to(root)))):
         return "kind"
-    if page.parent == key_page.parent:
+    if page.parent == key_page.parent or f in _folder_index(key_file):
         return "sibling"
     if f in set(local_link_order(key, key_file, root)):
         return "linked"
@@ -415,7 +460,8 @@ def candidate_reason(f: Path, key: Document, key_file: Path, root: Path) -> str:
 
 def choose_pages(key: Document, key_file: Path, root: Path, n: int,
                  pool_size: int | None = None, duplicate: float | None = DEFAULT_DUPLICATE,
-                 kind_files: bool = False, reasons: dict[str, str] | None = None
+                 kind_files: bool = False, reasons: dict[str, str] | None = None,
+                 kind_gap: float | None = KIND_GAP
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
     """Load candidate pages and keep the ``n`` best (see the module rule).
 
@@ -428,7 +474,9 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     (:func:`temex.site.duplicates.distinct_indices` with ``held``). With
     ``kind_files``, the folder's files of the key page's URL kind that it
     does not link come right after the linked ones of its kind (measured
-    and off by default: docs/BENCHMARKS.md). ``reasons``, when given, is
+    and off by default: docs/BENCHMARKS.md). Of the ``n`` most similar, those
+    :func:`near_best` sets aside with ``kind_gap`` are not compared (None:
+    all ``n`` are). ``reasons``, when given, is
     filled with each chosen page's path and why it was a candidate
     (:func:`candidate_reason`, `` (held by the key page)`` added for the
     fallback). Returns the pages, the errors met on the way and timings
@@ -475,9 +523,12 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
         distinct = [pages[k] for k in kept]
     # rank_by_similarity on the vocabularies; only the chosen pages are built
     vk = vocabulary(key)
-    ranking = sorted(range(len(distinct)), key=lambda k: -_jaccard(vk, distinct[k].vocabulary))
+    sims = [_jaccard(vk, d.vocabulary) for d in distinct]
+    ranking = sorted(range(len(distinct)), key=lambda k: -sims[k])[:n]
+    if kind_gap is not None:  # pages of another kind by skeleton left out
+        ranking = [ranking[k] for k in near_best([sims[k] for k in ranking], kind_gap)]
     t0 = time.perf_counter()
-    chosen = [distinct[k].build() for k in sorted(ranking[:n])]
+    chosen = [distinct[k].build() for k in sorted(ranking)]
     timings["parse"] += time.perf_counter() - t0
     if reasons is not None:
         for d in chosen:
