@@ -159,8 +159,10 @@ def sibling_pattern(url: str) -> str:
 def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     """``links`` with ``k`` links moved to the front, order otherwise kept:
     those of the key page's kind (the same :func:`temex.page.urls.url_pattern`)
-    first, then its siblings (the same :func:`sibling_pattern`), as the
-    offline pool does (:mod:`temex.site.pool`). A departure from the
+    first, then its siblings (the same :func:`sibling_pattern`, or the
+    folder's own page beside a key page that is a file:
+    :func:`folder_page_beside`), as the offline pool does
+    (:mod:`temex.site.pool`). A departure from the
     hyperlink paper's Alg. 1 (sortLinks), which orders by link relevance
     only (issue 9: a product is best compared with products). A variant put
     last by :func:`variants_last` still comes forward when its kind has
@@ -168,8 +170,10 @@ def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     if k <= 0:
         return links
     kind, sib = url_kind(key_url), sibling_pattern(key_url)
+    beside = folder_page_beside(key_url)
     same = [ln for ln in links if url_kind(ln.url) == kind]
-    near = [ln for ln in links if url_kind(ln.url) != kind and sibling_pattern(ln.url) == sib]
+    near = [ln for ln in links if url_kind(ln.url) != kind and (
+        sibling_pattern(ln.url) == sib or _page_of(ln.url) == beside)]
     front = (same + near)[:k]
     chosen = {id(ln) for ln in front}
     return front + [ln for ln in links if id(ln) not in chosen]
@@ -190,12 +194,34 @@ def _folder_of(path: str) -> str:
     return path
 
 
+def _page_of(url: str) -> str:
+    """Host and :func:`_folder_of` path of ``url``; "" for a URL with a query
+    (another view of a page, not the page)."""
+    parts = urlsplit(url)
+    return "" if parts.query else parts.netloc + _folder_of(parts.path)
+
+
+def folder_page_beside(key_url: str) -> str | None:
+    """For a key page that is a file (``/list/date.html``), its folder's
+    own page (``/list/``, ``/list/index.html``), as :func:`_page_of` gives
+    it; None for a folder's page. Such a page sits beside the key page (a
+    flat archive's listing beside another listing), a sibling for
+    :func:`kind_front` and not an ancestor for :func:`ancestors_last`."""
+    parts = urlsplit(key_url)
+    own = _folder_of(parts.path)
+    if own.endswith("/"):
+        return None
+    return parts.netloc + own.rpartition("/")[0] + "/"
+
+
 def ancestors_last(links: list[Link], key_url: str) -> list[Link]:
     """``links`` with those to the key page's ancestors in its URL path moved
     to the end, order otherwise kept: for ``/en/schedule/talk/15/`` the
     pages of ``/en/schedule/talk/``, ``/en/schedule/``, ``/en/`` and ``/``
     (a folder's ``index.html`` is the folder), on the key page's host, with
-    no query.
+    no query. A key page that is a file keeps its own folder's page in its
+    place (:func:`folder_page_beside`: ``/list/`` beside ``/list/date.html``
+    is a sibling, the rule of the offline pool).
 
     Issue 22 cause 1, our addition to the hyperlink paper's Alg. 1: the
     home page and the section's listing are linked from every page's menu
@@ -207,12 +233,15 @@ def ancestors_last(links: list[Link], key_url: str) -> list[Link]:
     key = urlsplit(key_url)
     own = _folder_of(key.path)  # the key page itself
     folder = own if own.endswith("/") else own.rpartition("/")[0] + "/"
+    beside = folder_page_beside(key_url)
 
     def is_ancestor(url: str) -> bool:
         parts = urlsplit(url)
         if parts.netloc != key.netloc or parts.query:
             return False
         path = _folder_of(parts.path)
+        if parts.netloc + path == beside:
+            return False  # a file's folder page sits beside it
         return path.endswith("/") and folder.startswith(path) and path != own
 
     front = [ln for ln in links if not is_ancestor(ln.url)]
