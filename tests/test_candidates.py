@@ -479,9 +479,16 @@ def test_a_listing_is_compared_with_its_own_kind_alone() -> None:
     model = extract_files(f, pages_dir=site.root, options=ExtractOptions())
     gold = gold_mask(model.key, site.content_selector, site.template_selector)
     assert score_nodes(model.template, gold).template[2] >= 0.9
+    # the report says which pages were found and not compared, and why
+    aside = model.extra["set_aside"]
+    assert len(aside) == 3 and all(Path(a["page"]).name.startswith("0") and
+                                   a["why"].startswith("another kind by structure")
+                                   for a in aside), aside
     with serve_folder(site.root) as base:  # live, each listing from the other
         for kp, other in (("/index.html", "/date.html"), ("/date.html", "/")):
             ex = explore(base + kp, source=HttpSource(concurrency=2))
             assert [p.url[len(base):] for p in ex.pages] == [other] and ex.loads <= 4
+            assert ex.set_aside and all(w.startswith("another kind by structure")
+                                        for w in ex.set_aside.values())
             gold = gold_mask(ex.key, site.content_selector, site.template_selector)
             assert score_nodes(fit_exploration(ex).template, gold).template[2] >= 0.9

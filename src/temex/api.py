@@ -199,6 +199,7 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
     docs: list[Document] = []
     errors: list[PageError] = []
     reasons: dict[str, str] = {}
+    set_aside: dict[str, str] = {}
     tm: dict[str, float] = {"read": 0.0, "parse": 0.0}
     for p in pages:
         page = load_candidate(p, tm)
@@ -211,7 +212,8 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
         raise PageLoadError(f"{pages_dir}: the pages folder is not a folder")
     if pages_dir is not None and len(docs) < options.n_pages:
         more, errs, chosen_tm = choose_pages(key, Path(key_path), Path(pages_dir),
-                                             options.n_pages - len(docs), reasons=reasons)
+                                             options.n_pages - len(docs), reasons=reasons,
+                                             set_aside=set_aside)
         known = {real_path(d.url) for d in docs}
         docs.extend(d for d in more if real_path(d.url) not in known)
         errors.extend(errs)
@@ -227,6 +229,8 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
     model.errors = [e.as_dict() for e in errors]
     model.extra["candidates"] = [{"page": d.url, "why": reasons.get(d.url, "given")}
                                  for d in docs]
+    if set_aside:  # found, not compared: pages of another kind (pool.near_best)
+        model.extra["set_aside"] = [{"page": p, "why": why} for p, why in set_aside.items()]
     model.timings = {"parse_key": t_key, "parse_pages": t_parse, **model.timings,
                      "total": time.perf_counter() - t0}
     return model

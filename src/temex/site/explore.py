@@ -27,7 +27,7 @@ from .duplicates import variants_last as _variants_last
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
 from ..page.urls import url_kind, url_pattern
-from .pool import KIND_GAP, near_best, similarity
+from .pool import KIND_GAP, near_best, set_aside_reason, similarity
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
@@ -128,6 +128,7 @@ class Exploration:
     timings: dict[str, float] = field(default_factory=dict)
     filled: list[str] = field(default_factory=list)
     why: dict[str, str] = field(default_factory=dict)
+    set_aside: dict[str, str] = field(default_factory=dict)
 
     def mutual_edges(self) -> list[tuple[str, str]]:
         """Pairs of CS pages linked both ways."""
@@ -137,7 +138,7 @@ class Exploration:
 
     def summary(self) -> dict[str, Any]:
         return {"url": self.url, "key": self.key.url, "cs": self.cs, "filled": self.filled,
-                "why": self.why,
+                "why": self.why, "set_aside": self.set_aside,
                 "complete": self.complete, "n": self.n, "loads": self.loads,
                 "requests": self.requests, "cache_hits": self.cache_hits,
                 "errors": [e.as_dict() for e in self.errors],
@@ -515,10 +516,13 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     held = held[:max(0, n - len(cs) - len(filled))] if fill else []
     filled += held
     pages = {**res.held, **res.pages}
+    set_aside: dict[str, str] = {}
     if kind_gap is not None:  # pages of another kind by skeleton left out
         found_pages = [*cs, *filled]
-        near = {found_pages[k] for k in near_best(
-            [similarity(key, pages[u]) for u in found_pages], kind_gap)}
+        sims = [similarity(key, pages[u]) for u in found_pages]
+        near = {found_pages[k] for k in near_best(sims, kind_gap)}
+        set_aside = {u: set_aside_reason(s, max(sims)) for u, s in zip(found_pages, sims)
+                     if u not in near}
         cs = [u for u in cs if u in near]
         filled = [u for u in filled if u in near]
     kind, sib = url_kind(key.url), sibling_pattern(key.url)
@@ -532,7 +536,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
                       " (filled)" if u in filled else "")
     return Exploration(
         url=url, key=key, pages=[pages[u] for u in [*cs, *filled]], cs=cs,
-        filled=filled,
+        filled=filled, set_aside=set_aside,
         edges=sorted(res.edges), complete=res.complete, n=n, order=order,
         loads=1 + len(pages), requests=1 + res.requests,
         cache_hits=src.n_cache_hits - hits0, network_loads=src.n_network - net0,
@@ -572,4 +576,7 @@ def fit_exploration(exploration: Exploration, detector: Any = None) -> TemplateM
     model.extra["exploration"] = exploration.summary()
     model.extra["candidates"] = [{"page": u, "why": exploration.why.get(u, "linked")}
                                  for u in [*exploration.cs, *exploration.filled]]
+    if exploration.set_aside:
+        model.extra["set_aside"] = [{"page": u, "why": why}
+                                    for u, why in exploration.set_aside.items()]
     return model

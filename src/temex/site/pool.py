@@ -83,7 +83,7 @@ from .duplicates import (
 _DIGITS = re.compile(r"[0-9]+")
 
 __all__ = ["KIND_GAP", "candidate_order", "candidate_reason", "choose_pages",
-           "load_candidate", "local_link_order", "near_best",
+           "load_candidate", "local_link_order", "near_best", "set_aside_reason",
            "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
 
 def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
@@ -267,6 +267,12 @@ def near_best(similarities: Sequence[float], gap: float = KIND_GAP) -> list[int]
         return list(range(len(similarities)))
     best = max(similarities)
     return [k for k, s in enumerate(similarities) if s > best - gap]
+
+
+def set_aside_reason(similarity: float, best: float) -> str:
+    """Why :func:`near_best` left a page out, for the report."""
+    return (f"another kind by structure: tag.class similarity {similarity:.2f}, "
+            f"the best page's {best:.2f}")
 
 
 def rank_by_similarity(key: Document, pages: list[Document], n: int) -> list[Document]:
@@ -461,7 +467,7 @@ def candidate_reason(f: Path, key: Document, key_file: Path, root: Path) -> str:
 def choose_pages(key: Document, key_file: Path, root: Path, n: int,
                  pool_size: int | None = None, duplicate: float | None = DEFAULT_DUPLICATE,
                  kind_files: bool = False, reasons: dict[str, str] | None = None,
-                 kind_gap: float | None = KIND_GAP
+                 kind_gap: float | None = KIND_GAP, set_aside: dict[str, str] | None = None
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
     """Load candidate pages and keep the ``n`` best (see the module rule).
 
@@ -476,7 +482,8 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     does not link come right after the linked ones of its kind (measured
     and off by default: docs/BENCHMARKS.md). Of the ``n`` most similar, those
     :func:`near_best` sets aside with ``kind_gap`` are not compared (None:
-    all ``n`` are). ``reasons``, when given, is
+    all ``n`` are); ``set_aside``, when given, is filled with their paths
+    and why (:func:`set_aside_reason`). ``reasons``, when given, is
     filled with each chosen page's path and why it was a candidate
     (:func:`candidate_reason`, `` (held by the key page)`` added for the
     fallback). Returns the pages, the errors met on the way and timings
@@ -526,7 +533,13 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     sims = [_jaccard(vk, d.vocabulary) for d in distinct]
     ranking = sorted(range(len(distinct)), key=lambda k: -sims[k])[:n]
     if kind_gap is not None:  # pages of another kind by skeleton left out
-        ranking = [ranking[k] for k in near_best([sims[k] for k in ranking], kind_gap)]
+        near = [ranking[k] for k in near_best([sims[k] for k in ranking], kind_gap)]
+        if set_aside is not None:
+            best = max((sims[k] for k in ranking), default=0.0)
+            for k in ranking:
+                if k not in near:
+                    set_aside[distinct[k].path] = set_aside_reason(sims[k], best)
+        ranking = near
     t0 = time.perf_counter()
     chosen = [distinct[k].build() for k in sorted(ranking)]
     timings["parse"] += time.perf_counter() - t0
