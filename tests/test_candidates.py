@@ -450,7 +450,8 @@ def test_near_best_sets_aside_pages_of_another_kind() -> None:
 
 
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
-def test_a_listing_is_compared_with_its_own_kind_alone() -> None:
+def test_a_listing_is_compared_with_its_own_kind_alone(
+        capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 22 cause 1, offline and live, on the mailing-list archive: its
     two listings (by date, by thread) share a template that no message page
     has (37 of 81,000 elements). The folder's index file is met among the
@@ -492,3 +493,7 @@ def test_a_listing_is_compared_with_its_own_kind_alone() -> None:
                                         for w in ex.set_aside.values())
             gold = gold_mask(ex.key, site.content_selector, site.template_selector)
             assert score_nodes(fit_exploration(ex).template, gold).template[2] >= 0.9
+        # the command says so too
+        _cli(["candidates", base + "/index.html", "--allow-host", base.split("//")[1]])
+        out = capsys.readouterr().out
+        assert "set aside:" in out and "another kind by structure" in out, out

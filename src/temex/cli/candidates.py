@@ -231,6 +231,10 @@ def run_candidates(args: argparse.Namespace) -> int:
         print(f"pages sharing its template: {len(ex.cs)} ({state})")
         for u in ex.cs:
             print(f"  {u}")
+        if ex.set_aside:  # found, not compared (site.pool.near_best)
+            print("set aside:")
+            for u, why in ex.set_aside.items():
+                print(f"  {u}: {why}")
         print("mutual links:")
         for a, b in ex.mutual_edges():
             print(f"  {a} <-> {b}")
