@@ -248,13 +248,14 @@ def similarity(a: Document, b: Document) -> float:
 
 #: Candidates whose :func:`similarity` to the key page is this much or more
 #: below the best candidate's are of another kind (:func:`near_best`). Chosen
-#: leaving one site out (docs/BENCHMARKS.md, "Pages of another kind set
-#: aside"): 0.4 and 0.45 change no site but the mailing-list archive; 0.1 to
-#: 0.3 cut pages of the key page's own kind on other sites.
+#: leaving one site out (docs/BENCHMARKS.md, "What changed": pages of another
+#: kind set aside): 0.4 and 0.45 change no site but the mailing-list archive
+#: (and codare by 0.001); 0.1 to 0.3 cut pages of the key page's own kind on
+#: other sites.
 KIND_GAP = 0.4
 
 
-def near_best(similarities: Sequence[float], gap: float = KIND_GAP) -> list[int]:
+def near_best(similarities: Sequence[float], gap: float | None = KIND_GAP) -> list[int]:
     """Indices of the candidates whose similarity to the key page is less
     than ``gap`` below the best one's (all of them when there are none or
     ``gap`` is None), in their order. The skeleton is the key page's kind
@@ -262,7 +263,8 @@ def near_best(similarities: Sequence[float], gap: float = KIND_GAP) -> list[int]
     ``index.html``): a page sharing half the vocabulary of the best one
     shares its template less than the best one does, and a vote that counts
     it can only lose the chrome the key page shares with its own kind
-    (issue 22 cause 1). O(k)."""
+    (issue 22 cause 1). Our addition: the hyperlink paper (§3.3) compares
+    the complete subdigraph's pages whatever their structure. O(k)."""
     if not similarities or gap is None:
         return list(range(len(similarities)))
     best = max(similarities)

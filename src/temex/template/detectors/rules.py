@@ -225,7 +225,8 @@ RECORD_MIN = 3
 #: the page's own, though the compared pages list the same items elsewhere:
 #: its few rows that did map are coincidences (the same name at the same row
 #: of two listings sorted differently). Chosen leaving one site out
-#: (docs/BENCHMARKS.md, "Rows that moved"): the same from 0.8 to 0.95.
+#: (docs/BENCHMARKS.md, "What changed": rows that moved are content): the
+#: same from 0.8 to 0.95.
 RECORD_MOVED = 0.9
 
 def _signature(doc: Document, i: int) -> tuple[str, tuple[str, ...]]:
