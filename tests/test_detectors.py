@@ -144,7 +144,7 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
 # catch regressions without chasing noise.
 FLOORS = {"americanpillowcase-shop": (0.98, 0.96), "bgbiao-hugo-zh": (0.93, 0.97),
           "birdie0-mdbook": (0.99, 0.99), "cezam-catalogue": (0.97, 0.98),
-          "codare-wordpress": (0.96, 0.95), "cookwithtina-recipes": (0.98, 0.95),
+          "codare-wordpress": (0.96, 0.95), "cookwithtina-recipes": (0.98, 0.96),
           "digitalplant": (0.98, 0.98), "everything-list-hypermail": (0.96, 0.99),
           "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
           "klnet-forum": (0.97, 0.99), "opendcl-forum": (0.98, 0.99),
@@ -582,6 +582,39 @@ def test_series_links_between_title_and_text_stay_template() -> None:
     assert not on.template[sender] and not on.template[k.tag.index("h1")]
     off = VoteDetector(link_types=None).fit(key, others).model_
     assert not any(off.template[i] for i in k.descendants(nav))
+
+
+def _post(slug: str, title: str, words: str, date: str = "May 30, 2021") -> str:
+    # a WordPress post: the byline links the author (rel=author) and the post
+    # itself (rel=bookmark, the permalink around its date)
+    return (f"<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a>"
+            "<a href='/recipes/'>Recipes</a></nav><article><h1>" + title + "</h1>"
+            "<div class='entry-meta'>by <a href='/author/tina/' rel='author'>Tina</a> "
+            f"Posted on <a href='/{slug}/'><time>{date}</time></a></div>"
+            f"<div class='entry-content'><p>{words}</p><p>{words}</p></div></article>"
+            "<footer>(c) Site</footer></body></html>")
+
+
+def test_a_bylines_own_links_are_no_navigation() -> None:
+    """Between the title and the text, the vote maps a byline whose text is
+    mostly links (the author's name, the post's own date): links to the
+    page's author (``rel=author``) and to the page itself (its permalink) lead
+    nowhere else, so the head zone keeps the line as the page's own
+    (``rules.own_link``); cookwithtina 0.985 / 0.961 → 0.989 / 0.973."""
+    from temex.template.detectors.rules import own_link
+
+    key = parse(_post("beef-stroganoff", "Beef Stroganoff", "beef and cream " * 20),
+                url="https://example.org/beef-stroganoff/")
+    others = [parse(_post(s, s.title(), f"words of {s} " * 20),
+                    url=f"https://example.org/{s}/") for s in ("rice", "cake", "soup")]
+    k = key
+    meta = next(i for i in k.in_body() if k.classes[i] == ("entry-meta",))
+    links = [i for i in k.descendants(meta) if k.tag[i] == "a"]
+    assert [own_link(k, i) for i in links] == [True, True]
+    assert not own_link(k, k.tag.index("a"))  # the menu's link home
+    m = VoteDetector().fit(key, others).model_
+    assert not any(m.template[i] for i in k.descendants(meta))
+    assert m.template[k.tag.index("nav")]
 
 
 def test_a_heading_names_the_site_only_beside_the_pages_own_names() -> None:

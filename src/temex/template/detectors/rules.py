@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
+from urllib.parse import urljoin, urlsplit
 
 from ...page.blocks import BLOCK_TAGS, norm_key
 from ...page.dom import Document
@@ -466,11 +467,13 @@ def find_query_forms(doc: Document, region: int) -> list[int]:
 _LINK = frozenset({"a"})
 
 
-def _tagged_text(doc: Document, region: int, tags: Collection[str]
+def _tagged_text(doc: Document, region: int, tags: Collection[str],
+                 skip: Callable[[int], bool] | None = None
                  ) -> tuple[list[int], list[int]]:
     """For every element inside ``region``: the characters of visible text
     below it, and those of them inside an element of ``tags`` (link text,
-    control labels). One reverse pass, O(size of the region)."""
+    control labels) that ``skip`` does not exempt. One reverse pass,
+    O(size of the region)."""
     n = len(doc)
     chars = [0] * n
     tagged = [0] * n
@@ -478,7 +481,8 @@ def _tagged_text(doc: Document, region: int, tags: Collection[str]
     ignored = doc.ignored_mask()
     inside = doc.descendants(region)
     for i in inside:
-        under[i] = doc.tag[i] in tags or (i != region and under[doc.parent[i]])
+        under[i] = (doc.tag[i] in tags and not (skip is not None and skip(i))) or (
+            i != region and under[doc.parent[i]])
     for i in reversed(inside):
         if ignored[i]:
             continue
@@ -605,7 +609,10 @@ def head_zone(doc: Document, template: list[bool], region: int,
     body = max(mass, key=lambda r: (mass[r], -r))
     if not mass[body]:
         return template
-    chars, links = _tagged_text(doc, region, _LINK)  # link text below each node
+    # link text below each node; the page's own links (its author, its
+    # permalink) lead nowhere else: a byline's
+    chars, links = _tagged_text(doc, region, _LINK,
+                                skip=lambda j: own_link(doc, j))
     queries = find_query_forms(doc, region) if query_forms else []
     own_kind = url_kind(doc.url) if series_links and doc.url else None
     i = start
@@ -625,6 +632,26 @@ def head_zone(doc: Document, template: list[bool], region: int,
                 break
             template[a] = False
     return template
+
+
+#: HTML link types of a page's own metadata: its author, its permalink.
+OWN_LINK_TYPES = frozenset({"author", "bookmark"})
+
+
+def own_link(doc: Document, i: int) -> bool:
+    """Whether link ``i`` is the page's own: an HTML link type of
+    :data:`OWN_LINK_TYPES` (``rel="author"``, ``rel="bookmark"``: the
+    standard's keywords for the page's author and its permalink), or an
+    address that is the page's own (fragment and query aside)."""
+    attrs = dict(doc.attrs[i])
+    if OWN_LINK_TYPES & set((attrs.get("rel") or "").lower().split()):
+        return True
+    href = (attrs.get("href") or "").strip()
+    if not href or href.startswith("#") or not doc.url:
+        return False
+    target = urlsplit(urljoin(doc.url, href))
+    here = urlsplit(doc.url)
+    return (target.netloc, target.path.rstrip("/")) == (here.netloc, here.path.rstrip("/"))
 
 
 def _series_navigation(doc: Document, i: int, own_kind: str | None) -> bool:
