@@ -27,7 +27,7 @@ from .duplicates import variants_last as _variants_last
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
 from ..page.urls import url_kind, url_pattern
-from .pool import KIND_GAP, near_best, set_aside_reason, similarity
+from .pool import KIND_GAP, set_aside_far, similarity
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
@@ -519,12 +519,10 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     set_aside: dict[str, str] = {}
     if kind_gap is not None:  # pages of another kind by skeleton left out
         found_pages = [*cs, *filled]
-        sims = [similarity(key, pages[u]) for u in found_pages]
-        near = {found_pages[k] for k in near_best(sims, kind_gap)}
-        set_aside = {u: set_aside_reason(s, max(sims)) for u, s in zip(found_pages, sims)
-                     if u not in near}
-        cs = [u for u in cs if u in near]
-        filled = [u for u in filled if u in near]
+        far = set_aside_far([similarity(key, pages[u]) for u in found_pages], kind_gap)
+        set_aside = {found_pages[k]: why for k, why in far.items()}
+        cs = [u for u in cs if u not in set_aside]
+        filled = [u for u in filled if u not in set_aside]
     kind, sib = url_kind(key.url), sibling_pattern(key.url)
     found = set(hop.found) if hop is not None else set()
     why = {}

@@ -83,7 +83,7 @@ from .duplicates import (
 _DIGITS = re.compile(r"[0-9]+")
 
 __all__ = ["KIND_GAP", "candidate_order", "candidate_reason", "choose_pages",
-           "load_candidate", "local_link_order", "near_best", "set_aside_reason",
+           "load_candidate", "local_link_order", "near_best", "set_aside_far",
            "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
 
 def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
@@ -271,10 +271,16 @@ def near_best(similarities: Sequence[float], gap: float | None = KIND_GAP) -> li
     return [k for k, s in enumerate(similarities) if s > best - gap]
 
 
-def set_aside_reason(similarity: float, best: float) -> str:
-    """Why :func:`near_best` left a page out, for the report."""
-    return (f"another kind by structure: tag.class similarity {similarity:.2f}, "
-            f"the best page's {best:.2f}")
+def set_aside_far(similarities: Sequence[float], gap: float | None = KIND_GAP
+                  ) -> dict[int, str]:
+    """The candidates :func:`near_best` leaves out, each index with why, for
+    the report (the offline pool's ``set_aside``, live
+    ``Exploration.set_aside``). O(k)."""
+    near = set(near_best(similarities, gap))
+    best = max(similarities, default=0.0)
+    return {k: f"another kind by structure: tag.class similarity {s:.2f}, "
+               f"the best page's {best:.2f}"
+            for k, s in enumerate(similarities) if k not in near}
 
 
 def rank_by_similarity(key: Document, pages: list[Document], n: int) -> list[Document]:
@@ -485,7 +491,7 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     and off by default: docs/BENCHMARKS.md). Of the ``n`` most similar, those
     :func:`near_best` sets aside with ``kind_gap`` are not compared (None:
     all ``n`` are); ``set_aside``, when given, is filled with their paths
-    and why (:func:`set_aside_reason`). ``reasons``, when given, is
+    and why (:func:`set_aside_far`). ``reasons``, when given, is
     filled with each chosen page's path and why it was a candidate
     (:func:`candidate_reason`, `` (held by the key page)`` added for the
     fallback). Returns the pages, the errors met on the way and timings
@@ -535,13 +541,10 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     sims = [_jaccard(vk, d.vocabulary) for d in distinct]
     ranking = sorted(range(len(distinct)), key=lambda k: -sims[k])[:n]
     if kind_gap is not None:  # pages of another kind by skeleton left out
-        near = [ranking[k] for k in near_best([sims[k] for k in ranking], kind_gap)]
+        far = set_aside_far([sims[k] for k in ranking], kind_gap)
         if set_aside is not None:
-            best = max((sims[k] for k in ranking), default=0.0)
-            for k in ranking:
-                if k not in near:
-                    set_aside[distinct[k].path] = set_aside_reason(sims[k], best)
-        ranking = near
+            set_aside.update({distinct[ranking[j]].path: why for j, why in far.items()})
+        ranking = [k for j, k in enumerate(ranking) if j not in far]
     t0 = time.perf_counter()
     chosen = [distinct[k].build() for k in sorted(ranking)]
     timings["parse"] += time.perf_counter() - t0
