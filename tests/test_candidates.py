@@ -489,6 +489,7 @@ def test_a_listing_is_compared_with_its_own_kind_alone(
         for kp, other in (("/index.html", "/date.html"), ("/date.html", "/")):
             ex = explore(base + kp, source=HttpSource(concurrency=2))
             assert [p.url[len(base):] for p in ex.pages] == [other] and ex.loads <= 4
+            assert list(ex.why.values()) == ["sibling"]  # as the offline pool says
             assert ex.set_aside and all(w.startswith("another kind by structure")
                                         for w in ex.set_aside.values())
             gold = gold_mask(ex.key, site.content_selector, site.template_selector)

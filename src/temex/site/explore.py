@@ -525,10 +525,12 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         filled = [u for u in filled if u not in set_aside]
     kind, sib = url_kind(key.url), sibling_pattern(key.url)
     found = set(hop.found) if hop is not None else set()
+    beside = folder_page_beside(key.url)
     why = {}
     for u in [*cs, *filled]:
         d = pages[u]
-        why[u] = ("kind" if url_kind(d.url) == kind else "sibling" if sibling_pattern(d.url) == sib
+        why[u] = ("kind" if url_kind(d.url) == kind else "sibling" if (
+                      sibling_pattern(d.url) == sib or _page_of(d.url) == beside)
                   else "second hop" if u in found else "linked") + (
                       " (held by the key page)" if u in held else
                       " (filled)" if u in filled else "")
