@@ -59,7 +59,7 @@ from temex.template.detectors import get_detector
 POOL_GRID = [dict(duplicate=dup, kind_files=kf) for dup in (None, 0.7) for kf in (False, True)]
 DETECTOR_GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=es is not None,
                       site_title=st, query_forms=qf, link_types=lt, named_lists=nl,
-                      labels=lb, moved=mv)
+                      labels=lb, moved=mv, kind_vote=kv)
                  for es in (None, 0.5)
                  for cl, rs in ((False, None), (True, 0.5))
                  for st in (False, True)
@@ -67,7 +67,8 @@ DETECTOR_GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=es 
                  for lt in (None, 200)
                  for nl in (False, True)
                  for lb in (False, True)
-                 for mv in (None, 20)]
+                 for mv in (None, 20)
+                 for kv in (False, True)]
 GRID = [{**pool, **det} for pool in POOL_GRID for det in DETECTOR_GRID]
 POOL_KEYS = ("duplicate", "kind_files")
 
@@ -158,7 +159,7 @@ def loso_table(data: Path, n: int = 4) -> None:
 #: The shipped defaults as a grid point.
 DEFAULT_POINT = dict(duplicate=0.7, kind_files=False, evidence_share=0.5, record_share=0.5,
                      closure=True, digits=True, site_title=True, query_forms=True,
-                     link_types=200, named_lists=True, labels=True, moved=20)
+                     link_types=200, named_lists=True, labels=True, moved=20, kind_vote=True)
 
 
 def fmt_point(g: dict) -> str:  # type: ignore[type-arg]

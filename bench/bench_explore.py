@@ -112,9 +112,10 @@ EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=True, duplicate=dup, 
 #: off (the offline grid, ``bench_core.GRID``, varies them all).
 LIVE_DETECTOR_GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=es is not None,
                            site_title=st, query_forms=qf, link_types=lt, named_lists=nl,
-                           labels=lb, moved=mv)
+                           labels=lb, moved=mv, kind_vote=kv)
                       for es, cl, rs in ((0.5, True, 0.5), (None, False, None))
                       for mv in (None, 20)
+                      for kv in (False, True)
                       for st in (False, True) for qf in (False, True)
                       for lt, nl, lb in ((None, False, False), (200, True, True))]
 

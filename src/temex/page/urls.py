@@ -1,16 +1,18 @@
 """URL kinds: a URL with its variable parts abstracted, so that the pages of
 one kind (the posts of a blog, the topics of a forum, the messages of an
 archive) share one pattern (issue 9). Used to choose candidate pages of the
-key page's kind (:mod:`temex.site.pool`, :mod:`temex.site.explore`) and to
+key page's kind (:mod:`temex.site.pool`, :mod:`temex.site.explore`), to
 tell series navigation, links to the neighbouring pages of the key page's
-own kind (:func:`temex.template.detectors.rules.head_zone`)."""
+own kind (:func:`temex.template.detectors.rules.head_zone`), and to tell
+which compared pages are the key page's peers (:func:`kind_peer`: the
+kind vote of :class:`temex.template.detectors.vote.VoteDetector`)."""
 
 from __future__ import annotations
 
 import re
 from urllib.parse import urljoin, urlsplit
 
-__all__ = ["url_kind", "url_pattern"]
+__all__ = ["FOLDER_PAGES", "folder_of", "kind_peer", "url_kind", "url_pattern"]
 
 _DIGITS = re.compile(r"[0-9]+")
 _HASHLIKE = re.compile(r"(?i)\b(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b")
@@ -44,3 +46,47 @@ def url_kind(url: str, base: str = "") -> str:
     ``url_kind("0101.html", "/archive/0100.html")`` is ``/archive/#.html``."""
     parts = urlsplit(urljoin(base, url) if base else url)
     return url_pattern(parts.path + ("?" + parts.query if parts.query else ""))
+
+
+#: Last path segments that name a folder's own page (``/en/index.html`` is
+#: the page of ``/en/``).
+FOLDER_PAGES = frozenset({"index.html", "index.htm", "index.php", "index.shtml",
+                          "default.htm", "default.html", "default.asp", "default.aspx"})
+
+
+def folder_of(path: str) -> str:
+    """``path`` as the folder it is the page of: ``/en/index.html`` and
+    ``/en/`` give ``/en/``; a page that is no folder's page keeps its name."""
+    head, _, last = path.rpartition("/")
+    if last.lower() in FOLDER_PAGES or not last:
+        return head + "/"
+    return path
+
+
+def _sibling_key(page: str) -> tuple[str, str]:
+    """The folder of a :func:`folder_of` page as a pattern, and what the page
+    is in it (``/`` a folder's page, else its extension)."""
+    head, _, last = page.rstrip("/").rpartition("/")
+    shape = "/" if page.endswith("/") else last.rpartition(".")[2] if "." in last else ""
+    return url_pattern(head), shape
+
+
+def kind_peer(key_url: str, url: str) -> bool:
+    """Whether the page at ``url`` is of the key page's kind by its address,
+    the rule by which candidates are ordered (:mod:`temex.site.pool`,
+    :func:`temex.site.explore.kind_front`) told of a page already loaded:
+    the same :func:`url_kind`; or a sibling, a page of the same shape in a
+    folder of the same pattern (``/post/a/`` and ``/post/b/index.html``,
+    ``/2024/05/a.html`` and ``/2023/11/b.html``); or the folder's own page
+    beside a key page that is a file (``/list/`` beside ``/list/date.html``).
+    Works on URLs and on mirrored file paths alike; the site's root page has
+    no siblings (``/about/`` is no peer of ``/``)."""
+    if url_kind(url) == url_kind(key_url):
+        return True
+    key_page = folder_of(urlsplit(key_url).path)
+    page = folder_of(urlsplit(url).path)
+    if not key_page.strip("/"):
+        return False
+    if _sibling_key(page) == _sibling_key(key_page):
+        return True
+    return not key_page.endswith("/") and page == key_page.rpartition("/")[0] + "/"

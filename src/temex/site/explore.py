@@ -26,7 +26,7 @@ from .duplicates import DEFAULT_DUPLICATE, normalise_url, variant_urls
 from .duplicates import variants_last as _variants_last
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
-from ..page.urls import url_kind, url_pattern
+from ..page.urls import folder_of, url_kind, url_pattern
 from .pool import KIND_GAP, set_aside_far, similarity
 from .sources.base import PageSource
 from .sources.http import HttpSource
@@ -180,26 +180,11 @@ def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     return front + [ln for ln in links if id(ln) not in chosen]
 
 
-#: Last path segments that name a folder's own page (``/en/index.html`` is
-#: the page of ``/en/``).
-_FOLDER_PAGES = frozenset({"index.html", "index.htm", "index.php", "index.shtml",
-                           "default.htm", "default.html", "default.asp", "default.aspx"})
-
-
-def _folder_of(path: str) -> str:
-    """``path`` as the folder it is the page of: ``/en/index.html`` and
-    ``/en`` give ``/en/``; a page that is no folder's page keeps its name."""
-    head, _, last = path.rpartition("/")
-    if last.lower() in _FOLDER_PAGES or not last:
-        return head + "/"
-    return path
-
-
 def _page_of(url: str) -> str:
-    """Host and :func:`_folder_of` path of ``url``; "" for a URL with a query
+    """Host and :func:`temex.page.urls.folder_of` path of ``url``; "" for a URL with a query
     (another view of a page, not the page)."""
     parts = urlsplit(url)
-    return "" if parts.query else parts.netloc + _folder_of(parts.path)
+    return "" if parts.query else parts.netloc + folder_of(parts.path)
 
 
 def folder_page_beside(key_url: str) -> str | None:
@@ -209,7 +194,7 @@ def folder_page_beside(key_url: str) -> str | None:
     flat archive's listing beside another listing), a sibling for
     :func:`kind_front` and not an ancestor for :func:`ancestors_last`."""
     parts = urlsplit(key_url)
-    own = _folder_of(parts.path)
+    own = folder_of(parts.path)
     if own.endswith("/"):
         return None
     return parts.netloc + own.rpartition("/")[0] + "/"
@@ -232,7 +217,7 @@ def ancestors_last(links: list[Link], key_url: str) -> list[Link]:
     and two of them outvote the one page that shares the key page's
     template. They stay candidates, after the others. O(L)."""
     key = urlsplit(key_url)
-    own = _folder_of(key.path)  # the key page itself
+    own = folder_of(key.path)  # the key page itself
     folder = own if own.endswith("/") else own.rpartition("/")[0] + "/"
     beside = folder_page_beside(key_url)
 
@@ -240,7 +225,7 @@ def ancestors_last(links: list[Link], key_url: str) -> list[Link]:
         parts = urlsplit(url)
         if parts.netloc != key.netloc or parts.query:
             return False
-        path = _folder_of(parts.path)
+        path = folder_of(parts.path)
         if parts.netloc + path == beside:
             return False  # a file's folder page sits beside it
         return path.endswith("/") and folder.startswith(path) and path != own

@@ -46,7 +46,8 @@ from ...page.urls import url_kind
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
-           "content_region", "find_query_forms", "follow_parent", "head_zone", "kind_mask",
+           "content_region", "find_query_forms", "follow_parent", "head_zone", "heading_mask",
+           "kind_mask",
            "chrome_link_type", "labels_follow_block", "link_type_chrome", "mapped_mask",
            "named_link_lists",
            "query_widgets",
@@ -1086,6 +1087,17 @@ def table_headers(doc: Document, template: list[bool], region: int) -> list[bool
                 if p != t:
                     template[p] = False
     return template
+
+
+def heading_mask(doc: Document) -> list[bool]:
+    """``mask[i]`` is True when node ``i`` is or lies inside a heading
+    (``h1`` to ``h6``). O(n)."""
+    mask = [False] * len(doc)
+    tags, parent = doc.tag, doc.parent
+    for i, t in enumerate(tags):
+        p = parent[i]
+        mask[i] = t in _HEADINGS or (p >= 0 and mask[p])
+    return mask
 
 
 def kind_mask(doc: Document, template: Sequence[bool], region: int) -> list[bool]:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ...errors import ParameterError
 from ...page.dom import Document
+from ...page.urls import kind_peer
 from ..equality import DEFAULT_EQUALITY, Equality
 from ..mapping import DEFAULT_MAX_CELLS
 from ..model import TemplateModel
@@ -24,6 +25,7 @@ from .rules import (
     DEFAULT_REGION,
     LINK_TYPE_TEXT,
     apply_region,
+    heading_mask,
     kind_mask,
 )
 
@@ -62,6 +64,18 @@ class VoteDetector(BaseDetector):
         digitalplant's content F1 from 0.941 to 0.963 (hackingthe.cloud 0.988
         to 0.960); with 4 pages it changes nothing, where unanimity would
         drop an "edit" button that 3 of 4 pages share.
+    kind_vote : bool, default True
+        The key page's peers vote too (:func:`kind_vote`): where two or more
+        of the compared pages, but not all, are of the key page's kind by
+        their address (:func:`temex.page.urls.kind_peer`: its URL kind, its
+        folder), a node that the peers map and support under the text-share
+        rule by the ``region_threshold`` vote among them is template, though
+        pages of other kinds outvote it: the chrome of a page kind (a reward
+        or share box under every post) is template by the data convention,
+        and with two posts and two menu pages compared it had 2 votes of 4.
+        Headings are left to the vote of all pages (a kind's section
+        headings, "Description", "Ingredients", name the page's own
+        sections). Chosen leave-one-site-out (docs/BENCHMARKS.md).
     max_cells : int
         Largest children alignment table before the greedy fallback
         (:mod:`temex.template.mapping`).
@@ -142,12 +156,14 @@ class VoteDetector(BaseDetector):
                  closure: bool = True, digits: bool = True, title: bool = True,
                  site_title: bool = True, query_forms: bool = True,
                  link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True,
-                 labels: bool = True, moved: int | None = DEFAULT_MOVED) -> None:
+                 labels: bool = True, moved: int | None = DEFAULT_MOVED,
+                 kind_vote: bool = True) -> None:
         super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
                          closure, digits, title, site_title, query_forms, link_types,
                          named_lists, labels, moved)
         self.threshold = threshold
         self.region_threshold = region_threshold
+        self.kind_vote = kind_vote
 
     def fit(self, key: Document, pages: Sequence[Document]) -> VoteDetector:
         eq = self._validate()
@@ -161,7 +177,9 @@ class VoteDetector(BaseDetector):
         t0 = time.perf_counter()
         votes = [0] * len(key)
         votes_in = [0] * len(key)
-        for page in pages:
+        votes_peers = [0] * len(key)
+        peers = [self.kind_vote and kind_peer(key.url, page.url) for page in pages]
+        for page, peer in zip(pages, peers):
             first, shared = self._page_masks(key, page, eq)
             for i, m in enumerate(first):
                 if m:
@@ -169,6 +187,8 @@ class VoteDetector(BaseDetector):
             for i, m in enumerate(shared):
                 if m:
                     votes_in[i] += 1
+                    if peer:
+                        votes_peers[i] += 1
         n = len(pages)
         need = math.floor(self.threshold * n + 1e-9) + 1  # votes > threshold·n
         template = [v >= need for v in votes] if pages else [False] * len(key)
@@ -176,8 +196,13 @@ class VoteDetector(BaseDetector):
         if pages and self.region is not None:
             rt = self.region_threshold
             need_in = n if rt is None else math.floor(rt * n + 1e-9) + 1
+            inside = [v >= need_in for v in votes_in]
+            kind = kind_vote(key, votes_peers, sum(peers), n, rt)
+            if kind is not None:
+                template = [a or b for a, b in zip(template, kind)]
+                inside = [a or b for a, b in zip(inside, kind)]
             template = apply_region(key, template, self.region,
-                                    inside_template=[v >= need_in for v in votes_in],
+                                    inside_template=inside,
                                     record_share=self.record_share, closure=self.closure,
                                     seen=seen_texts(pages), info=info, title=self.title,
                                     **self._title_rules(pages))
@@ -187,3 +212,19 @@ class VoteDetector(BaseDetector):
             timings={"fit": time.perf_counter() - t0}, region=info["region"],
             kind_template=kind_mask(key, template, info["region"]))
         return self
+
+
+def kind_vote(key: Document, votes: Sequence[int], n_peers: int, n: int,
+              threshold: float | None) -> list[bool] | None:
+    """The peers' vote (our addition, issue 22 cause 1): nodes of ``key``
+    that more than ``threshold`` of its ``n_peers`` peers support (``votes``
+    under the text-share rule; None: all of them), headings and what they
+    hold left out (:func:`.rules.heading_mask`: a kind's section headings
+    name the page's own sections). None when the peers are fewer than two
+    (one page agreeing is chance) or are all ``n`` compared pages (the vote
+    of all pages already is theirs). O(n)."""
+    if n_peers < 2 or n_peers >= n:
+        return None
+    need = n_peers if threshold is None else math.floor(threshold * n_peers + 1e-9) + 1
+    headed = heading_mask(key)
+    return [v >= need and not h for v, h in zip(votes, headed)]
