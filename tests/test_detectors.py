@@ -280,6 +280,7 @@ def test_kind_peers_by_address() -> None:
     assert not kind_peer("/post/one/", "/post/")  # the folder's page of a folder page
     assert not kind_peer("/", "/about/")  # the root page has no siblings
     assert not kind_peer("/list/a.html", "/list/b/")
+    assert not kind_peer("", "") and not kind_peer("/post/one/", "")  # no address
 
 
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")

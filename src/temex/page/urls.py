@@ -80,7 +80,10 @@ def kind_peer(key_url: str, url: str) -> bool:
     ``/2024/05/a.html`` and ``/2023/11/b.html``); or the folder's own page
     beside a key page that is a file (``/list/`` beside ``/list/date.html``).
     Works on URLs and on mirrored file paths alike; the site's root page has
-    no siblings (``/about/`` is no peer of ``/``)."""
+    no siblings (``/about/`` is no peer of ``/``), and a page without an
+    address (parsed from a string) is no one's peer."""
+    if not key_url or not url:
+        return False
     if url_kind(url) == url_kind(key_url):
         return True
     key_page = folder_of(urlsplit(key_url).path)
