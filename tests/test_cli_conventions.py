@@ -89,6 +89,60 @@ def test_strip_to_folder_keeps_each_page(www: Path, template: Path, tmp_path: Pa
     assert not again.exists()
 
 
+# -- 1b. an existing output is never overwritten without --force -------------
+
+def test_existing_outputs_are_refused_without_force(www: Path, template: Path,
+                                                    tmp_path: Path) -> None:
+    pages = _index_pages(www, 2)
+    one = str(pages[0])
+
+    def kept(path: Path, r: subprocess.CompletedProcess[str], code: int) -> None:
+        assert r.returncode == code, r.stderr
+        assert path.read_text("utf-8") == "old\n", path  # left as it was
+        assert f"{path}: exists; not overwritten (--force replaces it)" in r.stderr
+
+    # one output file: refused before any work (exit 2), replaced with --force
+    cases = {
+        "fit": ["fit", *map(str, pages)],
+        "extract": ["extract", one, "--pages", str(pages[1])],
+        "strip": ["strip", "--template", str(template), one],
+    }
+    for name, args in cases.items():
+        out = tmp_path / f"{name}.out"
+        out.write_text("old\n", "utf-8")
+        kept(out, temex(*args, "-o", str(out)), 2)
+        r = temex(*args, "-o", str(out), "--force")
+        assert r.returncode == 0 and out.read_text("utf-8") != "old\n", (name, r.stderr)
+    # one file of a folder: that page is said and skipped, the others written
+    folder = tmp_path / "stripped"
+    r = temex("strip", "--template", str(template), *map(str, pages), "-o", str(folder))
+    assert r.returncode == 0, r.stderr
+    first = sorted(folder.rglob("*.txt"))[0]
+    first.write_text("old\n", "utf-8")
+    second = sorted(folder.rglob("*.txt"))[1]
+    second.unlink()
+    r = temex("strip", "--template", str(template), *map(str, pages), "-o", str(folder))
+    kept(first, r, 1)
+    assert second.is_file() and "1 whose output exists" in r.stderr
+    # temex content: a page alone, then a folder (its report.json too): exit 4
+    page_out = tmp_path / "content"
+    page_out.mkdir()
+    (page_out / "index.txt").write_text("old\n", "utf-8")
+    kept(page_out / "index.txt", temex("content", one, "-o", str(page_out)), 1)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "a.html").write_bytes(pages[0].read_bytes())
+    (site / "b.html").write_bytes(pages[1].read_bytes())
+    folder_out = tmp_path / "folder"
+    folder_out.mkdir()
+    (folder_out / "a.txt").write_text("old\n", "utf-8")
+    r = temex("content", str(site), "-o", str(folder_out), "-q")
+    kept(folder_out / "a.txt", r, 4)
+    assert (folder_out / "b.txt").is_file() and (folder_out / "report.json").is_file()
+    r = temex("content", str(site), "-o", str(folder_out), "-q", "--force")
+    assert r.returncode == 0 and (folder_out / "a.txt").read_text("utf-8") != "old\n"
+
+
 # -- 2. content recurses ------------------------------------------------------
 
 def test_content_reads_subfolders_and_counts(www: Path, tmp_path: Path) -> None:
@@ -354,7 +408,7 @@ def test_fit_eval_and_exploration_show_progress(demo_site: Path, tmp_path: Path)
     every = {"TEMEX_PROGRESS_EVERY": "0"}
     r = temex("fit", *pages, "-o", str(tmp_path / "t.json"), env=every)
     assert r.returncode == 0 and f"[{len(pages)}/{len(pages)} pages]" in r.stderr, r.stderr
-    r = temex("fit", *pages, "-o", str(tmp_path / "t.json"), "-q", env=every)
+    r = temex("fit", *pages, "-o", str(tmp_path / "q.json"), "-q", env=every)
     assert r.returncode == 0 and r.stderr == ""
     r = temex("eval", str(demo_site), env=every)
     assert r.returncode == 0 and "[1/1 sites]" in r.stderr, r.stderr

@@ -55,6 +55,14 @@ def test_extract_a_list_of_urls(tmp_path: Path) -> None:
         assert failures[0].startswith(f"temex extract: failed: {base}/no-such-page/: HTTP 404")
         assert failures[1] == "temex extract: failed: not a url: not an http:// or https:// URL"
         assert failures[2].startswith("temex extract: failed: http://10.0.0.1/: refused")
+        # again into the same folder: the files written stay as they are
+        (tmp_path / "out" / host / "about" / "index.md").write_text("old\n")
+        r = temex("extract", "-i", "urls.txt", "-o", "out", "-f", "markdown", "-n", "2",
+                  "--allow-host", local, cwd=tmp_path)
+        assert r.returncode == 1, r.stderr  # both outputs exist: none done, nothing lost
+        assert (tmp_path / "out" / host / "about" / "index.md").read_text() == "old\n"
+        assert "about/index.md: exists; not overwritten (--force replaces it)" in r.stderr
+        assert "0 of 5 URLs done, 5 failed" in r.stderr
         # to stdout, with a header per URL, from stdin; quiet: only the failures
         r = temex("extract", "-i", "-", "-q", "-n", "2", "--allow-host", local,
                   cwd=tmp_path, stdin=f"{base}/about/\n{base}/blog/saving-seeds/\n")

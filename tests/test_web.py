@@ -329,8 +329,8 @@ def test_cli_extract_render(js_site, tmp_path):
     plain = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert plain.returncode == 0 and "page-level fallback" in plain.stderr
     assert "try render" in plain.stderr
-    rendered = subprocess.run(cmd + ["--render"], check=False, env=env, capture_output=True, text=True,
-                              timeout=90)
+    rendered = subprocess.run(cmd + ["--render", "--force"], check=False, env=env,
+                              capture_output=True, text=True, timeout=90)
     assert rendered.returncode == 0, rendered.stderr
     text = out.read_text()
     assert "Beta tells a different story" in text and "Scripted Site footer" not in text

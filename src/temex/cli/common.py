@@ -18,10 +18,11 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_CS_SIZE", "EXIT_CODES", "EXIT_FAILED", "EXIT_INCOMPLETE",
            "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PARTIAL", "EXIT_USAGE", "STDIO", "MissingExtra",
-           "UsageError", "add_guard_arguments", "add_method_arguments", "allow_host", "at_least",
-           "extract_options", "fraction",
-           "guard_settings", "is_stdio", "load_page", "load_pages", "os_reason", "positive_float",
-           "positive_int", "read_input", "require", "say", "set_command", "write_output"]
+           "UsageError", "add_force_argument", "add_guard_arguments", "add_method_arguments",
+           "allow_host", "at_least", "extract_options", "fraction",
+           "guard_settings", "is_stdio", "load_page", "load_pages", "os_reason", "output_exists",
+           "positive_float", "positive_int", "read_input", "refuse_existing", "require", "say",
+           "set_command", "write_output"]
 
 #: Exit codes of every command: success; the work failed, or a page given by
 #: name could not be used (one-line reason on stderr); bad usage (argparse, or
@@ -231,14 +232,45 @@ def extract_options(args: argparse.Namespace) -> ExtractOptions:
                           region_threshold=args.region_threshold)
 
 
-def write_output(text: str, output: str | None) -> None:
+def add_force_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--force``: the one switch that lets a command replace an output
+    file that exists (:func:`refuse_existing`)."""
+    parser.add_argument("--force", action="store_true",
+                        help="replace output files that exist (without it an existing file "
+                             "is refused and left as it was)")
+
+
+def output_exists(path: str | os.PathLike[str], force: bool) -> str:
+    """The one-line reason an output file is not written ("" when it may
+    be): no output is overwritten unless ``--force`` says so."""
+    from pathlib import Path
+
+    if force or not Path(path).exists():
+        return ""
+    return f"{path}: exists; not overwritten (--force replaces it)"
+
+
+def refuse_existing(output: str | None, force: bool) -> None:
+    """Before any work: UsageError (exit 2) when the output file ``output``
+    exists and ``force`` is not given; nothing for stdout."""
+    if output and not is_stdio(output):
+        why = output_exists(output, force)
+        if why:
+            raise UsageError(why)
+
+
+def write_output(text: str, output: str | None, force: bool = False) -> None:
     """Write ``text`` to the file ``output`` (folders made), or to stdout
-    (no ``output``, or ``-``)."""
+    (no ``output``, or ``-``). A file that exists is replaced only with
+    ``force``; else FileExistsError (an OSError), the file left as it was
+    (exclusive creation: one that appeared since the command's check
+    counts too)."""
     if output and not is_stdio(output):
         from pathlib import Path
 
         Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text, encoding="utf-8")
+        with open(output, "w" if force else "x", encoding="utf-8") as f:
+            f.write(text)
     else:
         sys.stdout.write(text)
         sys.stdout.flush()

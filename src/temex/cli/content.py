@@ -18,7 +18,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_FAILED, EXIT_OK, is_stdio, read_input, say, add_comments_argument
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_PARTIAL,
+    add_comments_argument,
+    add_force_argument,
+    is_stdio,
+    output_exists,
+    read_input,
+    say,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from ..content.extract import Content
@@ -42,6 +53,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="OUTDIR",
                    help="output folder (default or -: stdout, one ==> PATH <== header "
                         "per page when there are several)")
+    add_force_argument(p)
     p.add_argument("-f", "--format", choices=sorted(_EXT), default="content",
                    type=lambda v: _ALIASES.get(v, v),
                    help="output format (default: content, one block per line)")
@@ -89,9 +101,11 @@ def _one_page(data: bytes, url: str, name: str, args: argparse.Namespace) -> int
         sys.stdout.write(body)
         return EXIT_OK
     dest = Path(args.output) / Path(name).with_suffix(_EXT[args.format]).name
+    if output_exists(dest, args.force):
+        say(output_exists(dest, args.force), "content")
+        return EXIT_FAILED
     try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(body, encoding="utf-8")
+        write_output(body, str(dest), args.force)
     except OSError as e:
         say(f"{dest}: cannot write ({e.strerror or e})", "content")
         return EXIT_FAILED
@@ -148,6 +162,7 @@ def run_content(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     report: dict[str, Any] = {"folder": str(src), "timings": res.timings, "pages": {}}
     several = len(res.contents) > 1
+    refused = 0
     for name, c in res.contents.items():
         text = _render(c, args.format, args.front_matter)
         body = text + ("\n" if text else "")
@@ -157,20 +172,30 @@ def run_content(args: argparse.Namespace) -> int:
             sys.stdout.write(body)
         else:
             dest = out / Path(name).with_suffix(_EXT[args.format])
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(body, encoding="utf-8")
+            if output_exists(dest, args.force):
+                say(output_exists(dest, args.force), "content")
+                refused += 1
+            else:
+                write_output(body, str(dest), args.force)
         report["pages"][name] = {"empty": not c.chosen, "reason": c.reason,
                                  "kept_blocks": len(c.chosen)}
     if out is not None:
-        (out / "report.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
+        if output_exists(out / "report.json", args.force):
+            say(output_exists(out / "report.json", args.force), "content")
+            refused += 1
+        else:
+            write_output(json.dumps(report, indent=2), str(out / "report.json"), args.force)
     skipped = len(res.errors)
     empty = sum(1 for c in res.contents.values() if not c.chosen) - skipped
     done = len(res.contents) - skipped - empty
+    if refused:  # even with -q: what was not written is never silent
+        say(f"{refused} output file(s) exist and were not overwritten (--force replaces "
+            "them; exit 4)", "content")
     if args.quiet and not skipped:
-        return EXIT_OK
+        return EXIT_PARTIAL if refused else EXIT_OK
     say(f"{len(res.contents)} pages read, {done} done, {empty} with no main "
         f"content, {skipped} skipped (unreadable; reasons in "
         f"{'report.json' if out is not None else 'the json format'}); fit "
         f"{res.timings['fit']:.2f}s, apply {1000 * res.timings['apply_per_page']:.1f} ms/page",
         "content")
-    return EXIT_OK
+    return EXIT_PARTIAL if refused else EXIT_OK

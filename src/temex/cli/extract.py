@@ -25,10 +25,13 @@ from .common import (
     EXIT_OK,
     EXIT_PARTIAL,
     UsageError,
+    add_force_argument,
     add_method_arguments,
     extract_options,
     is_stdio,
     os_reason,
+    output_exists,
+    refuse_existing,
     require,
     say,
     write_output,
@@ -82,6 +85,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                           "matter")
     out.add_argument("-o", "--output", metavar="OUT",
                      help="write here instead of stdout (- : stdout); with -i, a folder")
+    add_force_argument(out)
     ex.set_defaults(func=cmd_extract)
     return ex
 
@@ -113,6 +117,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.target is None:
         raise UsageError("give a TARGET (URL, file or -) or a list of URLs with -i FILE")
     check_target(args.target)
+    refuse_existing(args.output, args.force)
     if args.url and not is_stdio(args.target):
         raise UsageError("--url is the address of a page read from stdin: give TARGET -")
     from ..api import extract_files
@@ -137,7 +142,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
         say(f"skipped {e['page']}: {e['error']}")
     if model.fallback:
         say(f"page-level fallback: {model.fallback}", "extract")
-    write_output(_output(model, args.format, args.front_matter, args.comments), args.output)
+    write_output(_output(model, args.format, args.front_matter, args.comments), args.output,
+                 args.force)
     asked = args.n_pages
     if args.pages_dir and asked and len(model.pages) < asked and not model.fallback:
         say(f"asked for {asked} candidate pages, {len(model.pages)} usable found in "
@@ -209,7 +215,8 @@ def _extract_url(args: argparse.Namespace) -> int:
             line.done()
     for err in result.exploration.errors:
         say(f"skipped {err.page}: {err.error}")
-    write_output(_output(result.model, args.format, args.front_matter, args.comments), args.output)
+    write_output(_output(result.model, args.format, args.front_matter, args.comments), args.output,
+                 args.force)
     ex = result.exploration
     if not ex.complete and args.n_pages and not result.model.fallback:
         say(f"asked for {ex.n} pages sharing the template, found {len(ex.cs)} within "
@@ -273,6 +280,10 @@ def _extract_list(args: argparse.Namespace) -> int:
         if not is_url(url):
             failed.append((url, "not an http:// or https:// URL"))
             continue
+        dest = _list_destination(out_dir, url, _SUFFIX[args.format]) if out_dir else None
+        if dest is not None and dest not in written and output_exists(dest, args.force):
+            failed.append((url, output_exists(dest, args.force)))  # before any request
+            continue
         try:
             result = _run_url(args, url, None)
         except (NoTemplateFound, TemexError, OSError, TimeoutError) as e:
@@ -280,18 +291,17 @@ def _extract_list(args: argparse.Namespace) -> int:
             failed.append((url, why.removeprefix(f"{url}: ")))
             continue
         text = _output(result.model, args.format, args.front_matter, args.comments)
-        if out_dir is None:
+        if dest is None:
             if len(urls) > 1:
                 sys.stdout.write(f"==> {url} <==\n")
             write_output(text, None)
             continue
-        dest = _list_destination(out_dir, url, _SUFFIX[args.format])
         if dest in written:
             failed.append((url, f"its output {dest} is that of {written[dest]} already "
                                 "(not overwritten)"))
             continue
         try:
-            write_output(text, str(dest))
+            write_output(text, str(dest), args.force)
         except OSError as e:
             failed.append((url, f"{dest}: cannot write ({os_reason(e)})"))
             continue

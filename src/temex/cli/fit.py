@@ -10,7 +10,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_FAILED, EXIT_OK, is_stdio, load_page, positive_int, say
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_force_argument,
+    is_stdio,
+    load_page,
+    positive_int,
+    refuse_existing,
+    say,
+)
 
 if TYPE_CHECKING:
     from ..page.dom import Document
@@ -29,6 +38,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                      help="HTML files of one site (- : one read from stdin)")
     fit.add_argument("-o", "--output", required=True, metavar="FILE",
                      help="where to write the template (e.g. site.template.json; - : stdout)")
+    add_force_argument(fit)
     fit.add_argument("--method", choices=DETECTOR_NAMES, default="vote",
                      help="detector (default: vote)")
     fit.add_argument("--keys", type=positive_int, default=2,
@@ -81,6 +91,8 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
 def cmd_fit(args: argparse.Namespace) -> int:
     from .progress import Progress
 
+    refuse_existing(args.output, args.force)
+
     with Progress(len(args.pages), "fit", "pages", quiet=args.quiet) as bar:
         bar.stage("read", len(args.pages))
         docs = []
@@ -102,8 +114,10 @@ def cmd_fit(args: argparse.Namespace) -> int:
     if is_stdio(args.output):
         sys.stdout.write(json.dumps(saved.to_dict(), ensure_ascii=False, indent=1) + "\n")
     else:
-        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-        saved.save(args.output)
+        from .common import write_output
+
+        write_output(json.dumps(saved.to_dict(), ensure_ascii=False, indent=1) + "\n",
+                     args.output, args.force)
     if args.quiet:
         return EXIT_OK
     say(f"template of {len(saved.keys)} key page(s), {len(saved.texts)} template "

@@ -14,9 +14,13 @@ from .common import (
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
+    add_force_argument,
     is_stdio,
     load_page,
+    output_exists,
+    refuse_existing,
     say,
+    write_output,
 )
 
 __all__ = ["STRIP_FORMATS", "add_parser", "cmd_strip"]
@@ -38,6 +42,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                          "each page is written at its path relative to the pages' common "
                          "folder, with the format's suffix (a/index.html -> OUT/a/index.txt); "
                          "default or -: stdout")
+    add_force_argument(st)
 
     st.set_defaults(func=cmd_strip)
     return st
@@ -97,8 +102,15 @@ def cmd_strip(args: argparse.Namespace) -> int:
             if Path("stdin" + suffix) in names.values():
                 raise UsageError(f"the page from stdin would overwrite stdin{suffix}")
             names["-"] = Path("stdin" + suffix)
+    elif not to_stdout:
+        refuse_existing(args.output, args.force)
     done = 0
+    refused = 0
     for page in args.pages:
+        if outdir is not None and output_exists(outdir / names[page], args.force):
+            say(output_exists(outdir / names[page], args.force), "strip")  # before the work
+            refused += 1
+            continue
         doc = load_page(page)
         if doc is None:
             continue
@@ -111,22 +123,21 @@ def cmd_strip(args: argparse.Namespace) -> int:
         else:
             text = render(strip(saved, doc), args.format)
         if outdir is not None:
-            dest = outdir / names[page]
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(text, "utf-8")
+            write_output(text, str(outdir / names[page]), args.force)
         elif not to_stdout:
-            Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.output).write_text(text, encoding="utf-8")
+            write_output(text, args.output, args.force)
         else:
             if several:
                 sys.stdout.write(f"==> {page} <==\n")
             sys.stdout.write(text)
     if not done:
-        say("no usable pages", "strip")
+        say(f"{refused} output file(s) exist; nothing written (--force replaces them)"
+            if refused else "no usable pages", "strip")
         return EXIT_FAILED
     if outdir is not None:
         say(f"{done} of {len(args.pages)} pages written under {outdir}/", "strip")
     if done < len(args.pages):
-        say(f"{len(args.pages) - done} of {len(args.pages)} pages skipped", "strip")
+        say(f"{len(args.pages) - done} of {len(args.pages)} pages skipped"
+            + (f" ({refused} whose output exists)" if refused else ""), "strip")
         return EXIT_FAILED
     return EXIT_OK
