@@ -101,8 +101,9 @@ def _one_page(data: bytes, url: str, name: str, args: argparse.Namespace) -> int
         sys.stdout.write(body)
         return EXIT_OK
     dest = Path(args.output) / Path(name).with_suffix(_EXT[args.format]).name
-    if output_exists(dest, args.force):
-        say(output_exists(dest, args.force), "content")
+    refused = output_exists(dest, args.force)
+    if refused:
+        say(refused, "content")
         return EXIT_FAILED
     try:
         write_output(body, str(dest), args.force)
@@ -110,6 +111,17 @@ def _one_page(data: bytes, url: str, name: str, args: argparse.Namespace) -> int
         say(f"{dest}: cannot write ({e.strerror or e})", "content")
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _write_new(text: str, dest: Path, force: bool) -> int:
+    """Write ``dest`` unless it exists (said on stderr, 1 returned; with
+    ``force`` it is replaced); 0 when written."""
+    refused = output_exists(dest, force)
+    if refused:
+        say(refused, "content")
+        return 1
+    write_output(text, str(dest), force)
+    return 0
 
 
 def run_content(args: argparse.Namespace) -> int:
@@ -171,20 +183,12 @@ def run_content(args: argparse.Namespace) -> int:
                 sys.stdout.write(f"==> {name} <==\n")
             sys.stdout.write(body)
         else:
-            dest = out / Path(name).with_suffix(_EXT[args.format])
-            if output_exists(dest, args.force):
-                say(output_exists(dest, args.force), "content")
-                refused += 1
-            else:
-                write_output(body, str(dest), args.force)
+            refused += _write_new(body, out / Path(name).with_suffix(_EXT[args.format]),
+                                  args.force)
         report["pages"][name] = {"empty": not c.chosen, "reason": c.reason,
                                  "kept_blocks": len(c.chosen)}
     if out is not None:
-        if output_exists(out / "report.json", args.force):
-            say(output_exists(out / "report.json", args.force), "content")
-            refused += 1
-        else:
-            write_output(json.dumps(report, indent=2), str(out / "report.json"), args.force)
+        refused += _write_new(json.dumps(report, indent=2), out / "report.json", args.force)
     skipped = len(res.errors)
     empty = sum(1 for c in res.contents.values() if not c.chosen) - skipped
     done = len(res.contents) - skipped - empty

@@ -281,8 +281,9 @@ def _extract_list(args: argparse.Namespace) -> int:
             failed.append((url, "not an http:// or https:// URL"))
             continue
         dest = _list_destination(out_dir, url, _SUFFIX[args.format]) if out_dir else None
-        if dest is not None and dest not in written and output_exists(dest, args.force):
-            failed.append((url, output_exists(dest, args.force)))  # before any request
+        exists = output_exists(dest, args.force) if dest and dest not in written else ""
+        if exists:  # before any request
+            failed.append((url, exists))
             continue
         try:
             result = _run_url(args, url, None)

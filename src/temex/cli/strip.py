@@ -107,8 +107,9 @@ def cmd_strip(args: argparse.Namespace) -> int:
     done = 0
     refused = 0
     for page in args.pages:
-        if outdir is not None and output_exists(outdir / names[page], args.force):
-            say(output_exists(outdir / names[page], args.force), "strip")  # before the work
+        exists = output_exists(outdir / names[page], args.force) if outdir else ""
+        if exists:  # said and skipped before the work
+            say(exists, "strip")
             refused += 1
             continue
         doc = load_page(page)
