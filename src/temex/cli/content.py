@@ -101,12 +101,9 @@ def _one_page(data: bytes, url: str, name: str, args: argparse.Namespace) -> int
         sys.stdout.write(body)
         return EXIT_OK
     dest = Path(args.output) / Path(name).with_suffix(_EXT[args.format]).name
-    refused = output_exists(dest, args.force)
-    if refused:
-        say(refused, "content")
-        return EXIT_FAILED
     try:
-        write_output(body, str(dest), args.force)
+        if _write_new(body, dest, args.force):
+            return EXIT_FAILED
     except OSError as e:
         say(f"{dest}: cannot write ({e.strerror or e})", "content")
         return EXIT_FAILED

@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .common import (
@@ -19,6 +18,7 @@ from .common import (
     positive_int,
     refuse_existing,
     say,
+    write_output,
 )
 
 if TYPE_CHECKING:
@@ -114,8 +114,6 @@ def cmd_fit(args: argparse.Namespace) -> int:
     if is_stdio(args.output):
         sys.stdout.write(json.dumps(saved.to_dict(), ensure_ascii=False, indent=1) + "\n")
     else:
-        from .common import write_output
-
         write_output(json.dumps(saved.to_dict(), ensure_ascii=False, indent=1) + "\n",
                      args.output, args.force)
     if args.quiet:

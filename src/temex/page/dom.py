@@ -26,7 +26,7 @@ import struct
 import sys
 from array import array
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -382,14 +382,16 @@ class Document:
             mask[i] = t in IGNORED_TAGS or (p >= 0 and mask[p])
         return mask
 
-    def inside_mask(self, tag: str) -> list[bool]:
+    def inside_mask(self, tag: str | Collection[str]) -> list[bool]:
         """``mask[i]`` is True when node ``i`` is or lies inside a ``tag``
-        element (a ``form``: a reply form, an order form). O(n)."""
+        element (a ``form``: a reply form, an order form), or one of the
+        ``tag`` names when it is a collection (the headings). O(n)."""
+        wanted = frozenset((tag,)) if isinstance(tag, str) else tag
         mask = [False] * len(self)
         tags, parent = self.tag, self.parent
         for i, t in enumerate(tags):
             p = parent[i]
-            mask[i] = t == tag or (p >= 0 and mask[p])
+            mask[i] = t in wanted or (p >= 0 and mask[p])
         return mask
 
     # -- paths --------------------------------------------------------------

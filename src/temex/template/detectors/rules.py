@@ -46,7 +46,7 @@ from ...page.urls import url_kind
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
-           "content_region", "find_query_forms", "follow_parent", "head_zone", "heading_mask",
+           "content_region", "find_query_forms", "follow_parent", "head_zone", "HEADING_TAGS",
            "kind_mask",
            "chrome_link_type", "labels_follow_block", "link_type_chrome", "mapped_mask",
            "named_link_lists",
@@ -378,7 +378,7 @@ def title_nodes(doc: Document, template: Sequence[bool],
     for i in doc.in_body():
         if template[i] and not (seen and _own_text(doc, i, seen)):
             continue
-        if site_titles and doc.tag[i] in _HEADINGS and _names_site(doc, i, site_titles):
+        if site_titles and doc.tag[i] in HEADING_TAGS and _names_site(doc, i, site_titles):
             continue
         if doc.tag[i] in TITLE_TAGS:
             out.append(i)
@@ -409,7 +409,7 @@ def _names_site(doc: Document, i: int, site_titles: Sequence[str]) -> bool:
 def _own_text(doc: Document, i: int, seen: Collection[str]) -> bool:
     """Whether at least half of the text below ``i`` is in own texts that are
     not in ``seen`` (and there is text)."""
-    if doc.tag[i] not in _HEADINGS:
+    if doc.tag[i] not in HEADING_TAGS:
         return False
     total = new = 0
     for j in doc.descendants(i):
@@ -420,7 +420,8 @@ def _own_text(doc: Document, i: int, seen: Collection[str]) -> bool:
     return total > 0 and 2 * new >= total
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: The heading elements.
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def widen_to_title(doc: Document, region: int, template: Sequence[bool],
@@ -814,7 +815,7 @@ def named_link_lists(doc: Document, region: int) -> list[int]:
     return _outermost(doc, region, lambda i: (
         s.away[i] >= 2 and s.chars[i] > 0
         and s.link_chars[i] >= NAMED_LIST_LINK_SHARE * s.chars[i]
-        and doc.tag[i] not in _HEADINGS and not ignored[i]
+        and doc.tag[i] not in HEADING_TAGS and not ignored[i]
         and _named_navigation(doc.id[i], doc.classes[i])))
 
 
@@ -1087,17 +1088,6 @@ def table_headers(doc: Document, template: list[bool], region: int) -> list[bool
                 if p != t:
                     template[p] = False
     return template
-
-
-def heading_mask(doc: Document) -> list[bool]:
-    """``mask[i]`` is True when node ``i`` is or lies inside a heading
-    (``h1`` to ``h6``). O(n)."""
-    mask = [False] * len(doc)
-    tags, parent = doc.tag, doc.parent
-    for i, t in enumerate(tags):
-        p = parent[i]
-        mask[i] = t in _HEADINGS or (p >= 0 and mask[p])
-    return mask
 
 
 def kind_mask(doc: Document, template: Sequence[bool], region: int) -> list[bool]:

@@ -23,9 +23,9 @@ from .rules import (
     DEFAULT_EVIDENCE_SHARE,
     DEFAULT_RECORD_SHARE,
     DEFAULT_REGION,
+    HEADING_TAGS,
     LINK_TYPE_TEXT,
     apply_region,
-    heading_mask,
     kind_mask,
 )
 
@@ -219,12 +219,12 @@ def kind_vote(key: Document, votes: Sequence[int], n_peers: int, n: int,
     """The peers' vote (our addition, issue 22 cause 1): nodes of ``key``
     that more than ``threshold`` of its ``n_peers`` peers support (``votes``
     under the text-share rule; None: all of them), headings and what they
-    hold left out (:func:`.rules.heading_mask`: a kind's section headings
+    hold left out (:data:`.rules.HEADING_TAGS`: a kind's section headings
     name the page's own sections). None when the peers are fewer than two
     (one page agreeing is chance) or are all ``n`` compared pages (the vote
     of all pages already is theirs). O(n)."""
     if n_peers < 2 or n_peers >= n:
         return None
     need = n_peers if threshold is None else math.floor(threshold * n_peers + 1e-9) + 1
-    headed = heading_mask(key)
+    headed = key.inside_mask(HEADING_TAGS)
     return [v >= need and not h for v, h in zip(votes, headed)]
