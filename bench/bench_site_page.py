@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from temex.cli.eval import default_data_dir  # noqa: E402
 from temex.content.extract import (Content, ContentParams, extract_content,  # noqa: E402
                                    repeated_text, site_page_blocks)
-from temex.content.folder import fit_folder  # noqa: E402
+from temex.content.folder import index_folder  # noqa: E402
 from temex.errors import ParseError  # noqa: E402
 from temex.evaluate import NoGoldError, gold_text, load_site  # noqa: E402
 from temex.page.dom import Document, parse  # noqa: E402
@@ -103,7 +103,7 @@ def main() -> int:
             continue
         for site in sorted(p for p in root.iterdir() if p.is_dir()):
             files = sorted(site.glob("*.html"))
-            _, _, index = fit_folder(files)
+            index = index_folder(files)[0]
             models = folds[group_fold[group_of(site.name)]] if folds else None
             for f in files:
                 gold = f.with_suffix(".txt").read_text(encoding="utf-8")

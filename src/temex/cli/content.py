@@ -147,9 +147,16 @@ def run_content(args: argparse.Namespace) -> int:
         except OSError as e:
             say(f"{out}: cannot create ({e.strerror or e})", "content")
             return EXIT_FAILED
-    from ..content.folder import extract_folder
+    from dataclasses import replace
+    from itertools import chain
+
+    from ..content.extract import ContentParams
+    from ..content.folder import iter_folder
     from .progress import Progress
 
+    report: dict[str, Any] = {"folder": str(src), "timings": {}, "pages": {}}
+    errors: dict[str, str] = {}
+    refused = empty = 0
     with Progress(None, "content", "pages", quiet=args.quiet) as bar:
         state = {"stage": ""}
 
@@ -159,44 +166,45 @@ def run_content(args: argparse.Namespace) -> int:
                 bar.stage(stage, total)
             bar.update(k)
 
-        from dataclasses import replace
-
-        from ..content.extract import ContentParams
-
-        res = extract_folder(src, replace(ContentParams(), comments=args.comments),
-                             etdm=args.etdm, recursive=True, progress=tick)
-    if not res.contents:
+        # one page at a time, written as soon as its content is had (a
+        # folder's pages are never all in memory); the first two tell
+        # whether stdout needs a header per page
+        pages = iter_folder(src, replace(ContentParams(), comments=args.comments),
+                            etdm=args.etdm, recursive=True, progress=tick,
+                            timings=report["timings"], errors=errors)
+        head = [p for p in (next(pages, None), next(pages, None)) if p is not None]
+        several = len(head) > 1
+        for name, c in chain(head, pages):
+            text = _render(c, args.format, args.front_matter)
+            body = text + ("\n" if text else "")
+            if out is None:
+                if several:
+                    sys.stdout.write(f"==> {name} <==\n")
+                sys.stdout.write(body)
+            else:
+                refused += _write_new(body, out / Path(name).with_suffix(_EXT[args.format]),
+                                      args.force)
+            report["pages"][name] = {"empty": not c.chosen, "reason": c.reason,
+                                     "kept_blocks": len(c.chosen)}
+            empty += not c.chosen and name not in errors
+    if not report["pages"]:
         say(f"{src}: no HTML files (.html, .htm, .xhtml, .shtml) in it or its subfolders",
             "content")
         return EXIT_FAILED
-    report: dict[str, Any] = {"folder": str(src), "timings": res.timings, "pages": {}}
-    several = len(res.contents) > 1
-    refused = 0
-    for name, c in res.contents.items():
-        text = _render(c, args.format, args.front_matter)
-        body = text + ("\n" if text else "")
-        if out is None:
-            if several:
-                sys.stdout.write(f"==> {name} <==\n")
-            sys.stdout.write(body)
-        else:
-            refused += _write_new(body, out / Path(name).with_suffix(_EXT[args.format]),
-                                  args.force)
-        report["pages"][name] = {"empty": not c.chosen, "reason": c.reason,
-                                 "kept_blocks": len(c.chosen)}
     if out is not None:
         refused += _write_new(json.dumps(report, indent=2), out / "report.json", args.force)
-    skipped = len(res.errors)
-    empty = sum(1 for c in res.contents.values() if not c.chosen) - skipped
-    done = len(res.contents) - skipped - empty
+    skipped = len(errors)
+    read = len(report["pages"])
+    done = read - skipped - empty
     if refused:  # even with -q: what was not written is never silent
         say(f"{refused} output file(s) exist and were not overwritten (--force replaces "
             "them; exit 4)", "content")
     if args.quiet and not skipped:
         return EXIT_PARTIAL if refused else EXIT_OK
-    say(f"{len(res.contents)} pages read, {done} done, {empty} with no main "
+    say(f"{read} pages read, {done} done, {empty} with no main "
         f"content, {skipped} skipped (unreadable; reasons in "
         f"{'report.json' if out is not None else 'the json format'}); fit "
-        f"{res.timings['fit']:.2f}s, apply {1000 * res.timings['apply_per_page']:.1f} ms/page",
+        f"{report['timings']['fit']:.2f}s, apply {1000 * report['timings']['apply_per_page']:.1f} "
+        "ms/page",
         "content")
     return EXIT_PARTIAL if refused else EXIT_OK

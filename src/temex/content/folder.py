@@ -7,6 +7,14 @@ text-equality evidence of TeMex/ETDM without the mapping). *Apply* per page:
 O(n) block scoring (:func:`temex.content.extract.extract_content`). A page that was
 not in the fitted folder is applied the same way (``member=False``).
 
+Two passes, one page in memory at a time (:func:`iter_folder`): the index
+keeps only the block texts' counts, and each page is parsed again when its
+content is taken and let go once it is given out. Holding every parsed page
+for the second pass cost about 0.6 MB a page (1.9 GB for a folder of 3,300
+pages); parsing twice costs one Lexbor parse more a page (docs/CONTENT.md,
+"Folder mode"). ``etdm`` keeps the pages: each is compared with its most
+similar pages of the folder.
+
 Mixed templates (big9 sites mix 2005–2017 layouts): repeated text is
 template-specific, so one index over the whole folder serves every layout;
 measured in docs/CONTENT.md, per-cluster indexes (:func:`temex.site.pool.similarity`)
@@ -18,7 +26,7 @@ docs/CONTENT.md).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +37,9 @@ from ..site.pool import similarity
 from ..template.site_index import SiteIndex
 from .extract import Content, ContentParams, extract_content
 
-__all__ = ["FolderResult", "extract_folder", "fit_folder"]
+__all__ = ["FolderResult", "extract_folder", "index_folder", "iter_folder"]
+
+Progress = Callable[[str, int, int], None]
 
 
 @dataclass
@@ -45,65 +55,104 @@ def _name(f: Path, root: Path | None) -> str:
     return f.relative_to(root).as_posix() if root is not None else f.name
 
 
-def fit_folder(files: list[Path], root: Path | None = None,
-               progress: Callable[[str, int, int], None] | None = None
-               ) -> tuple[dict[str, Document], dict[str, str], SiteIndex]:
-    """Parse ``files`` and build the site index; returns documents by name,
-    parse errors by name, and the index. The name is the file name, or with
-    ``root`` the path relative to ``root`` (``a/index.html``). ``progress``
-    is called as ``progress("parse", pages_done, pages)``."""
-    docs: dict[str, Document] = {}
+def _read(f: Path) -> Document | str:
+    """The parsed page, or why it cannot be had (one line)."""
+    try:
+        d = parse(read_page(f), url=str(f))
+    except (OSError, ParseError) as e:
+        return str(e)
+    return d if d.body >= 0 else "page has no body"
+
+
+def index_folder(files: list[Path], root: Path | None = None,
+                 progress: Progress | None = None, keep: bool = False
+                 ) -> tuple[SiteIndex, dict[str, str], dict[str, Document]]:
+    """The site index of ``files`` (pass 1), the parse errors by name and,
+    with ``keep``, the parsed pages by name (else none is kept). The name is
+    the file name, or with ``root`` the path relative to ``root``
+    (``a/index.html``). ``progress`` is called as ``progress("parse",
+    pages_done, pages)``."""
+    index = SiteIndex()
     errors: dict[str, str] = {}
+    docs: dict[str, Document] = {}
     for k, f in enumerate(files):
         if progress is not None:
             progress("parse", k, len(files))
         name = _name(f, root)
-        try:
-            d = parse(read_page(f), url=str(f))
-        except (OSError, ParseError) as e:
-            errors[name] = str(e)
+        d = _read(f)
+        if isinstance(d, str):
+            errors[name] = d
             continue
-        if d.body < 0:
-            errors[name] = "page has no body"
-            continue
-        docs[name] = d
-    return docs, errors, SiteIndex(docs.values())
+        index.add(d)
+        if keep:
+            docs[name] = d
+    return index, errors, docs
 
 
-def extract_folder(folder: str | Path, params: ContentParams = ContentParams(),
-                   etdm: int = 0, recursive: bool = False,
-                   progress: Callable[[str, int, int], None] | None = None) -> FolderResult:
-    """Main content of every HTML file directly in ``folder`` (sorted by name),
-    or with ``recursive`` of every HTML file under it, named by its path
-    relative to ``folder`` (``a/index.html``); every page read is evidence.
+def iter_folder(folder: str | Path, params: ContentParams = ContentParams(),
+                etdm: int = 0, recursive: bool = False,
+                progress: Progress | None = None,
+                timings: dict[str, float] | None = None,
+                errors: dict[str, str] | None = None) -> Iterator[tuple[str, Content]]:
+    """``(name, Content)`` of every HTML file directly in ``folder`` (sorted
+    by name), or with ``recursive`` of every HTML file under it, named by its
+    path relative to ``folder`` (``a/index.html``), one at a time; every
+    page read is evidence. A page that cannot be read or parsed gives an
+    empty :class:`Content` whose ``reason`` says why, and is listed in
+    ``errors`` (when given). ``timings`` (when given) receives ``fit`` and
+    ``apply`` seconds and their per-page shares once the last page is given.
     ``progress(stage, done, total)`` is called per page of each stage
     (``parse``, ``extract``)."""
     root = Path(folder)
     files = html_files(root)
     if not recursive:
         files = [f for f in files if f.parent == root]
+    base = root if recursive else None
     t0 = time.perf_counter()
-    docs, errors, index = fit_folder(files, root if recursive else None, progress)
+    index, failed, docs = index_folder(files, base, progress, keep=etdm > 0)
     t1 = time.perf_counter()
-    out = FolderResult(errors=dict(errors))
+    apply_s = 0.0
     for k, f in enumerate(files):
         if progress is not None:
             progress("extract", k, len(files))
-        name = _name(f, root if recursive else None)
+        t = time.perf_counter()
+        name = _name(f, base)
         d = docs.get(name)
+        if d is None and name not in failed:
+            # parsed again: the first pass kept only the counts
+            again = _read(f)
+            if isinstance(again, str):  # changed or went away since pass 1
+                failed[name] = again
+            else:
+                d = again
         if d is None:
-            out.contents[name] = Content(None, None, [], reason=errors[name])
-            continue
-        template = None
-        if etdm > 0:
-            template = _etdm_template(d, [o for o in docs.values() if o is not d], etdm)
-        out.contents[name] = extract_content(d, index, template, params)
+            if errors is not None:
+                errors[name] = failed[name]
+            c = Content(None, None, [], reason=failed[name])
+        else:
+            template = None
+            if etdm > 0:
+                template = _etdm_template(d, [o for o in docs.values() if o is not d], etdm)
+            c = extract_content(d, index, template, params)
+        apply_s += time.perf_counter() - t
+        yield name, c
     if progress is not None:
         progress("extract", len(files), len(files))
-    t2 = time.perf_counter()
-    n = max(1, len(docs))
-    out.timings = {"fit": t1 - t0, "apply": t2 - t1, "fit_per_page": (t1 - t0) / n,
-                   "apply_per_page": (t2 - t1) / n}
+    if timings is not None:
+        n = max(1, len(files) - len(failed))
+        timings.update({"fit": t1 - t0, "apply": apply_s, "fit_per_page": (t1 - t0) / n,
+                        "apply_per_page": apply_s / n})
+
+
+def extract_folder(folder: str | Path, params: ContentParams = ContentParams(),
+                   etdm: int = 0, recursive: bool = False,
+                   progress: Progress | None = None) -> FolderResult:
+    """Every page of :func:`iter_folder` at once (each page held in memory
+    with its content: for large folders iterate instead)."""
+    out = FolderResult()
+    for name, c in iter_folder(folder, params, etdm, recursive, progress, out.timings,
+                               out.errors):
+        out.contents[name] = c
     return out
 
 
