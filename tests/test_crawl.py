@@ -557,3 +557,40 @@ def test_crawl_of_a_shared_site_keeps_every_page_and_its_main_text(name: str) ->
     got = check_site(site, max_pages=1000, detail=0)
     assert got["kept"] >= 0.95 and not got["missing"], got["missing"]
     assert got["f1_mean"] >= CRAWL_FLOORS[name], (name, got["f1_mean"])
+
+
+def test_processing_holds_one_page_at_a_time(tmp_path: Path) -> None:
+    """The crawl's processing parses each stored page when it needs it and
+    lets it go: at no time are more pages parsed and alive than one
+    template's key page and sample (``n_pages``) and the page at hand
+    (holding them all cost about 1 MB a page, docs/CRAWL.md); the real
+    parser is called, only counted."""
+    import gc
+    import weakref
+
+    import temex.crawler.process as process
+    from temex.crawler import CrawlOptions, run_crawl
+
+    real = process._stored
+    alive: list[weakref.ref[Any]] = []
+    most = [0]
+
+    def counted(raw: Path, row: Any) -> Any:
+        gc.collect()
+        most[0] = max(most[0], sum(1 for r in alive if r() is not None))
+        body, doc = real(raw, row)
+        alive.append(weakref.ref(doc))
+        return body, doc
+
+    root = site_root("hackingthe.cloud")
+    opts = CrawlOptions(n_pages=4)
+    with serve(root) as (base, _):
+        opts.guard_allow = (local_host(base),)
+        process._stored = counted
+        try:
+            results, summary = run_crawl(base + "/", tmp_path / "out", opts, progress=False)
+        finally:
+            process._stored = real
+    assert summary["usable"] >= 40 and summary["templates"] >= 1
+    assert len(alive) >= 2 * summary["usable"]  # each page read twice
+    assert most[0] <= opts.n_pages + 1

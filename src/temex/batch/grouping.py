@@ -26,10 +26,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..page.dom import Document
-from ..site.pool import similarity
+from ..site.pool import jaccard, similarity, vocabulary
 from .readers import Entry
 
-__all__ = ["site_of_url", "site_of_entry", "group_by_site", "cluster", "nearest"]
+__all__ = ["site_of_url", "site_of_entry", "group_by_site", "cluster", "cluster_vocabularies",
+           "nearest"]
 
 
 @lru_cache(maxsize=1)
@@ -90,11 +91,18 @@ def group_by_site(entries: Sequence[Entry]) -> dict[str, list[Entry]]:
 
 def cluster(docs: Sequence[Document], threshold: float = 0.5) -> list[list[int]]:
     """Greedy leader clustering of ``docs`` (indices; leaders first)."""
+    return cluster_vocabularies([vocabulary(d) for d in docs], threshold)
+
+
+def cluster_vocabularies(vocabs: Sequence[frozenset[str]], threshold: float = 0.5
+                         ) -> list[list[int]]:
+    """:func:`cluster` of pages by their :func:`temex.site.pool.vocabulary`
+    alone (pages that are not held in memory)."""
     clusters: list[list[int]] = []
-    for k, d in enumerate(docs):
+    for k, v in enumerate(vocabs):
         best, best_s = -1, -1.0
         for c, members in enumerate(clusters):
-            s = similarity(docs[members[0]], d)
+            s = jaccard(vocabs[members[0]], v)
             if s > best_s:
                 best, best_s = c, s
         if best >= 0 and best_s >= threshold:

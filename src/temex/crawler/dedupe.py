@@ -95,7 +95,14 @@ def find_duplicates(texts: Sequence[str], canonicals: Sequence[str | None],
     found: dict[int, DuplicateProof] = {}
     by_text: dict[str, int] = {}
     near = threshold <= 1.0
-    sets = [shingles(t) if t and near else frozenset() for t in texts]
+    # one shingle set per distinct text (a crawl's same-text pages share it:
+    # the sets are most of the memory of a large crawl's processing)
+    by_distinct: dict[str, frozenset[str]] = {}
+    sets: list[frozenset[str]] = []
+    for t in texts:
+        if t and near and t not in by_distinct:
+            by_distinct[t] = shingles(t)
+        sets.append(by_distinct[t] if t and near else frozenset())
     df: Counter[str] = Counter()
     for s in sets:
         df.update(s)

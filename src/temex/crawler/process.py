@@ -38,7 +38,7 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
-from ..batch.grouping import cluster
+from ..batch.grouping import cluster_vocabularies
 from ..content.extract import Content, extract_content, main_content
 from ..content.metadata import FIELDS, front_matter, page_metadata
 from ..content.params import ContentParams
@@ -46,7 +46,7 @@ from ..errors import ParameterError, ParseError
 from ..page.dom import Document, parse
 from ..page.files import unusable
 from ..site.links import get_links
-from ..site.pool import rank_by_similarity
+from ..site.pool import jaccard, vocabulary
 from ..site.sources.http import USER_AGENT
 from ..template.detectors.vote import VoteDetector
 from ..template.saved import SavedTemplate
@@ -145,17 +145,24 @@ def _front_matter(r: PageResult) -> str:
     return front_matter(r.metadata, r.final_url or r.url)
 
 
-def _sample(key: Document, members: Sequence[Document], links: dict[int, set[str]],
-            n: int) -> list[Document]:
-    """Up to ``n`` pages to compare with ``key``: linked both ways with it
-    first, then the most similar."""
-    kk = url_key(key.url)
-    mine = links.get(id(key), set())
-    mutual = [d for d in members if url_key(d.url) in mine and kk in links.get(id(d), set())]
+def _sample(key: int, members: Sequence[int], urls: Sequence[str],
+            links: Sequence[set[str]], vocabs: Sequence[frozenset[str]], n: int) -> list[int]:
+    """Up to ``n`` pages (by number among the distinct DOMs) to compare with
+    ``key``: linked both ways with it first, then the most similar."""
+    kk = url_key(urls[key])
+    mine = links[key]
+    mutual = [m for m in members if url_key(urls[m]) in mine and kk in links[m]]
     if len(mutual) >= n:
-        return rank_by_similarity(key, mutual, n)
-    rest = [d for d in members if not any(d is m for m in mutual)]
-    return mutual + rank_by_similarity(key, rest, n - len(mutual))
+        return _most_similar(key, mutual, vocabs, n)
+    rest = [m for m in members if m not in mutual]
+    return mutual + _most_similar(key, rest, vocabs, n - len(mutual))
+
+
+def _most_similar(key: int, pages: list[int], vocabs: Sequence[frozenset[str]],
+                  n: int) -> list[int]:
+    """:func:`temex.site.pool.rank_by_similarity` by the vocabularies kept."""
+    order = sorted(range(len(pages)), key=lambda k: -jaccard(vocabs[key], vocabs[pages[k]]))
+    return [pages[k] for k in sorted(order[:n])]
 
 
 def _signature(key_hash: str, sample: Sequence[str], opts: CrawlOptions) -> str:
@@ -173,15 +180,50 @@ def _link_keys(doc: Document) -> set[str]:
     return out
 
 
+@dataclass
+class _Usable:
+    """What the first pass keeps of a usable page: never its Document."""
+
+    result: PageResult
+    row: PageRow
+    dom: int  # the page's DOM hash: pages with the same DOM are counted once
+
+
+def _stored(raw: Path, row: PageRow) -> tuple[bytes, Document]:
+    """A fetched page's stored body and its parse (raises OSError,
+    ParseError, ValueError or TypeError when it cannot be had)."""
+    body = body_path(raw, row["body_hash"]).read_bytes()
+    return body, parse(body, url=row["final_url"] or row["url"],
+                       declared_encoding=row["charset"])
+
+
 def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
                   log: Any = None) -> tuple[list[PageResult], dict[str, Any]]:
     """Main content of every fetched page; outputs written. Returns the page
-    results (crawl order: depth, then URL) and the processing counts."""
+    results (crawl order: depth, then URL) and the processing counts.
+
+    Two passes over the stored bodies, one page in memory at a time: the
+    first keeps of each page its metadata, DOM hash and, once per distinct
+    DOM, its vocabulary and links (the clusters and the samples are chosen
+    from those) and counts it into the site index; the templates' key and
+    sample pages are parsed again to fit them; the second pass parses every
+    page again for its main content. Holding every page cost about 1 MB a
+    page (docs/CRAWL.md)."""
     raw = outdir / "raw"
+    if opts.site_index not in SITE_INDEX_MODES:
+        raise ParameterError("site_index", " or ".join(SITE_INDEX_MODES), opts.site_index)
+    counted = {"all": None, "sample": max(1, opts.index_pages), "none": 0}[opts.site_index]
     rows = state.pages(("done", "error", "skipped"))
     skipped = {row["url"] for row in rows if row["state"] == "skipped"}
     results: list[PageResult] = []
-    docs: list[tuple[PageResult, PageRow, Document]] = []
+    usable: list[_Usable] = []
+    # per distinct DOM, in crawl order: its first page, address, vocabulary, links
+    first: dict[int, int] = {}
+    page_of: list[int] = []
+    urls: list[str] = []
+    vocabs: list[frozenset[str]] = []
+    links: list[set[str]] = []
+    index = SiteIndex(hashed=True)
     for row in rows:
         r = PageResult(url=row["url"], final_url=row["final_url"], status=row["status"],
                        depth=row["depth"], changed=bool(row["changed"]), error=row["error"])
@@ -189,9 +231,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         if row["state"] != "done":
             continue
         try:
-            body = body_path(raw, row["body_hash"]).read_bytes()
-            doc = parse(body, url=row["final_url"] or row["url"],
-                        declared_encoding=row["charset"])
+            body, doc = _stored(raw, row)
         except (OSError, ParseError, ValueError, TypeError) as e:
             r.error = f"stored body unreadable ({e})"
             continue
@@ -204,42 +244,38 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
             continue
         r.title, r.metadata = page_meta(doc)
         r.stats["bytes"] = len(body)
-        docs.append((r, row, doc))
-
-    # 1-2. one document per distinct DOM; template clusters; fit per cluster
-    first: dict[int, int] = {}
-    unique: list[int] = []
-    for k, (_, _, doc) in enumerate(docs):
         h = doc.subtree_hash[0]
         if h not in first:
-            first[h] = k
-            unique.append(k)
-    udocs = [docs[k][2] for k in unique]
-    groups = cluster(udocs, opts.cluster_threshold) if udocs else []
+            first[h] = len(page_of)
+            page_of.append(len(usable))
+            urls.append(doc.url)
+            vocabs.append(vocabulary(doc))
+            links.append(_link_keys(doc))
+            if counted is None or len(page_of) <= counted:
+                index.add(doc)
+        usable.append(_Usable(r, row, h))
+
+    # 1-2. template clusters of the distinct DOMs; fit per cluster
+    groups = cluster_vocabularies(vocabs, opts.cluster_threshold) if vocabs else []
     cluster_of: dict[int, int] = {}
     for c, g in enumerate(groups):
         for m in g:
-            cluster_of[unique[m]] = c
-    if opts.site_index not in SITE_INDEX_MODES:
-        raise ParameterError("site_index", " or ".join(SITE_INDEX_MODES), opts.site_index)
-    index_docs = {"all": udocs, "sample": udocs[:max(1, opts.index_pages)],
-                  "none": []}[opts.site_index]
-    index = SiteIndex(index_docs, hashed=True)
-    links = {id(docs[unique[m]][2]): _link_keys(docs[unique[m]][2])
-             for g in groups if len(g) > 1 for m in g}
+            cluster_of[m] = c
     sigs_old: dict[str, str] = state.get_meta("template_signatures", {}) or {}
     sigs: dict[str, str] = {}
     saved: dict[int, SavedTemplate] = {}
     n_fitted = n_reused = 0
     tdir = outdir / "templates"
-    hash_of = {id(d): row["body_hash"] for _, row, d in docs}
+
+    def row_of(m: int) -> PageRow:
+        return usable[page_of[m]].row
+
     for c, g in enumerate(groups):
         if len(g) < 2:
             continue
-        key = udocs[g[0]]
-        members = [udocs[m] for m in g[1:]]
-        sample = _sample(key, members, links, max(1, opts.n_pages))
-        sig = _signature(hash_of[id(key)], [hash_of[id(d)] for d in sample], opts)
+        sample = _sample(g[0], g[1:], urls, links, vocabs, max(1, opts.n_pages))
+        sig = _signature(row_of(g[0])["body_hash"], [row_of(m)["body_hash"] for m in sample],
+                         opts)
         name = f"c{c}"
         path = tdir / f"{name}.template.json"
         st = None
@@ -250,8 +286,14 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
             except (OSError, ValueError):
                 st = None
         if st is None:
-            model = VoteDetector(**opts.detector).fit(key, sample).model_
+            # the key and its sample parsed again (read in the first pass)
+            try:
+                key, *pages = [_stored(raw, row_of(m))[1] for m in [g[0], *sample]]
+            except (OSError, ParseError, ValueError, TypeError):
+                continue  # a body gone since the first pass: its pages get the page level
+            model = VoteDetector(**opts.detector).fit(key, pages).model_
             st = SavedTemplate.from_models([model], site=str(state.get_meta("start", "")))
+            del key, pages, model  # the template keeps what it needs of them
             st.site_index = index
             tdir.mkdir(parents=True, exist_ok=True)
             st.save(path)
@@ -261,9 +303,16 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         sigs[name] = sig
     state.set_meta("template_signatures", sigs)
 
-    # 3. main content
-    for r, _, doc in docs:
-        c = cluster_of.get(first[doc.subtree_hash[0]], -1)
+    # 3. main content, every page parsed again
+    docs: list[tuple[PageResult, PageRow]] = []
+    for u in usable:
+        r = u.result
+        try:
+            doc = _stored(raw, u.row)[1]
+        except (OSError, ParseError, ValueError, TypeError) as e:
+            r.error = f"stored body unreadable ({e})"
+            continue
+        c = cluster_of.get(first[u.dom], -1)
         st = saved.get(c)
         main: Content
         if st is not None:
@@ -279,13 +328,14 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
                        blocks=len(main.chosen), cluster=f"c{c}", fitted=st is not None)
         if not r.text:
             r.stats["empty_reason"] = main.reason
+        docs.append((r, u.row))
 
     # 4. duplicates, each with its proof
     if opts.dedupe:
-        proofs = find_duplicates([r.text for r, _, _ in docs],
-                                 [r.metadata.get("canonical") for r, _, _ in docs],
+        proofs = find_duplicates([r.text for r, _ in docs],
+                                 [r.metadata.get("canonical") for r, _ in docs],
                                  opts.near_dup_resemblance,
-                                 [canonical(r.final_url or r.url) or r.url for r, _, _ in docs])
+                                 [canonical(r.final_url or r.url) or r.url for r, _ in docs])
         for k, proof in proofs.items():
             r = docs[k][0]
             r.duplicate_of = docs[proof.twin][0].url
@@ -297,7 +347,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
     n_written = n_same = n_removed = 0
     old_paths = {row["url"]: row["out_path"] for row in rows if row["out_path"]}
     ids = {row["url"]: row["id"] for row in rows}
-    for r, row, doc in docs:
+    for r, row in docs:
         if r.duplicate_of is not None:
             continue
         rel = output_path(r.final_url or r.url, suffix)
@@ -327,10 +377,10 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
         state.set_output(ids[r.url], r.path, r.content_hash)
     lines = "".join(json.dumps(r.row(), ensure_ascii=False) + "\n" for r in results)
     write_if_changed(outdir / "index.jsonl", lines.encode("utf-8"))
-    counts = {"pages": len(results), "usable": len(docs), "distinct_doms": len(udocs),
+    counts = {"pages": len(results), "usable": len(docs), "distinct_doms": len(vocabs),
               "clusters": len(groups), "templates": len(saved),
               "templates_fitted": n_fitted, "templates_reused": n_reused,
-              "page_level": sum(1 for r, _, _ in docs if r.template is None),
+              "page_level": sum(1 for r, _ in docs if r.template is None),
               "written": n_written + n_same,
               "duplicates": sum(1 for r in results if r.duplicate_of),
               "files_written": n_written, "files_unchanged": n_same, "files_removed": n_removed,
@@ -339,6 +389,6 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
               # not, nor redirect stubs: an HTML redirect, its target followed)
               "failed": sum(1 for r in results if r.error and r.url not in skipped
                             and not is_redirect(r.error)),
-              "empty": sum(1 for r, _, _ in docs if not r.text),
+              "empty": sum(1 for r, _ in docs if not r.text),
               **outcome_counts(results, skipped)}
     return results, counts

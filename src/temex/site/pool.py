@@ -84,7 +84,7 @@ _DIGITS = re.compile(r"[0-9]+")
 
 __all__ = ["KIND_GAP", "candidate_order", "candidate_reason", "choose_pages",
            "load_candidate", "local_link_order", "near_best", "set_aside_far",
-           "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
+           "jaccard", "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
 
 def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
     parts = urlsplit(href.strip())
@@ -237,13 +237,16 @@ def vocabulary(doc: Document) -> frozenset[str]:
     return vocab
 
 
-def _jaccard(va: frozenset[str], vb: frozenset[str]) -> float:
+def jaccard(va: frozenset[str], vb: frozenset[str]) -> float:
+    """Jaccard index of two vocabularies (1 for two empty ones): the
+    :func:`similarity` of pages that are no longer held, by what was kept
+    of them."""
     return len(va & vb) / len(va | vb) if va or vb else 1.0
 
 
 def similarity(a: Document, b: Document) -> float:
     """Jaccard index of the two pages' :func:`vocabulary`. O(n)."""
-    return _jaccard(vocabulary(a), vocabulary(b))
+    return jaccard(vocabulary(a), vocabulary(b))
 
 
 #: Candidates whose :func:`similarity` to the key page is this much or more
@@ -538,7 +541,7 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
         distinct = [pages[k] for k in kept]
     # rank_by_similarity on the vocabularies; only the chosen pages are built
     vk = vocabulary(key)
-    sims = [_jaccard(vk, d.vocabulary) for d in distinct]
+    sims = [jaccard(vk, d.vocabulary) for d in distinct]
     ranking = sorted(range(len(distinct)), key=lambda k: -sims[k])[:n]
     if kind_gap is not None:  # pages of another kind by skeleton left out
         far = set_aside_far([sims[k] for k in ranking], kind_gap)
