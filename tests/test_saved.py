@@ -179,3 +179,39 @@ def test_signatures_match_the_plain_definition_on_shared_pages(data_dir) -> None
         assert node_signatures(doc) == plain(doc), f
         checked += 1
     assert checked > 100
+
+
+def test_fit_of_many_files_holds_a_few_pages(monkeypatch):
+    """``temex fit`` reads each file, counts it into the site index and lets
+    it go; only a key page and the pages compared with it are read again and
+    held (holding every page given cost about 0.5 MB a page, docs/CLI.md). The template is the one fitted from the pages
+    held in memory. The real reader is called, only counted."""
+    import gc
+    import weakref
+
+    import temex.cli.fit as fit
+
+    data = data_dir()
+    if data is None:
+        pytest.skip("shared data not found (set TEMEX_DATA)")
+    files = [str(f) for f in sorted((data / "sites" / "wikinotes" / "www").rglob("index.html"))[:40]]
+    real = fit.load_page
+    alive: list[weakref.ref] = []
+    most = [0]
+
+    def counted(path):
+        gc.collect()
+        most[0] = max(most[0], sum(1 for r in alive if r() is not None))
+        doc = real(path)
+        if doc is not None:
+            alive.append(weakref.ref(doc))
+        return doc
+
+    monkeypatch.setattr(fit, "load_page", counted)
+    streamed = fit.fit_files(files, keys=2, n_pages=3)
+    monkeypatch.setattr(fit, "load_page", real)
+    held = fit.fit_saved([d for d in map(real, files) if d is not None], keys=2, n_pages=3)
+    assert streamed is not None and streamed.to_dict() == held.to_dict()
+    assert len(alive) >= len(files) + 2 * 4  # every file, then each key and its pages again
+    # the key page and its 3 pages at hand, and the first key kept by its model
+    assert most[0] <= 1 + 3 + 1

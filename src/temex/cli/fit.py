@@ -24,8 +24,9 @@ from .common import (
 if TYPE_CHECKING:
     from ..page.dom import Document
     from ..template.saved import SavedTemplate
+    from ..template.site_index import SiteIndex
 
-__all__ = ["DETECTOR_NAMES", "add_parser", "cmd_fit", "fit_saved"]
+__all__ = ["DETECTOR_NAMES", "add_parser", "cmd_fit", "fit_files", "fit_saved"]
 
 DETECTOR_NAMES = ("vote", "intersect", "rtdm", "chunks")
 
@@ -61,28 +62,91 @@ def fit_saved(docs: list[Document], method: str = "vote", keys: int = 2, n_pages
     largest cluster is used (one template per file); the site index
     (:class:`temex.template.site_index.SiteIndex`) counts every page given. Cost: ``keys``
     fits."""
-    from ..batch.grouping import cluster
-    from ..site.pool import rank_by_similarity
-    from ..template.detectors import get_detector
-    from ..template.saved import SavedTemplate
+    from ..site.pool import vocabulary
     from ..template.site_index import SiteIndex
 
     index = SiteIndex(docs, hashed=True)  # every page: repeated text for main content
-    groups = cluster(docs)
+    return _fit_sample(index, [vocabulary(d) for d in docs], docs.__getitem__, method, keys,
+                       n_pages, site, progress)
+
+
+def fit_files(paths: list[str], method: str = "vote", keys: int = 2, n_pages: int = 4,
+              site: str = "", read: Callable[[int, int], None] | None = None,
+              progress: Callable[[int, int], None] | None = None) -> SavedTemplate | None:
+    """:func:`fit_saved` of the page files ``paths`` (``-``: stdin), one page
+    in memory at a time: each is read, counted into the site index and let
+    go, its ``tag.class`` vocabulary kept (the clusters and each key's most
+    similar pages are chosen from those); the key pages and the pages they
+    are compared with are read again to fit. A page that cannot be used is
+    said on stderr and skipped; None when fewer than 2 are usable.
+    ``read(done, total)`` is called per file read."""
+    from ..site.pool import vocabulary
+    from ..template.site_index import SiteIndex
+
+    index = SiteIndex(hashed=True)
+    usable: list[str] = []
+    vocabs: list[frozenset[str]] = []
+    stdin: Document | None = None  # read once: it cannot be read again
+    for k, path in enumerate(paths):
+        doc = load_page(path)
+        if read is not None:
+            read(k + 1, len(paths))
+        if doc is None:
+            continue
+        index.add(doc)
+        vocabs.append(vocabulary(doc))
+        usable.append(path)
+        if is_stdio(path):
+            stdin = doc
+    if len(usable) < 2:
+        return None
+
+    def again(k: int) -> Document:
+        if is_stdio(usable[k]) and stdin is not None:
+            return stdin
+        doc = load_page(usable[k])
+        if doc is None:  # changed since it was read: said by load_page
+            raise _Gone(usable[k])
+        return doc
+
+    return _fit_sample(index, vocabs, again, method, keys, n_pages, site, progress)
+
+
+class _Gone(Exception):
+    """A page that was usable when first read and is not when read again."""
+
+
+def _fit_sample(index: SiteIndex, vocabs: list[frozenset[str]], page: Callable[[int], Document],
+                method: str, keys: int, n_pages: int, site: str,
+                progress: Callable[[int, int], None] | None) -> SavedTemplate:
+    """The fit of :func:`fit_saved` from the pages' vocabularies, ``page(k)``
+    giving page ``k`` when it is compared."""
+    from ..batch.grouping import cluster_vocabularies
+    from ..site.pool import jaccard
+    from ..template.detectors import get_detector
+    from ..template.saved import SavedTemplate
+
+    groups = cluster_vocabularies(vocabs)
     biggest = max(groups, key=len)
     if len(groups) > 1:
         say(f"pages form {len(groups)} structure clusters; fitting the largest "
-            f"({len(biggest)} of {len(docs)} pages)")
-    docs = [docs[k] for k in biggest]
+            f"({len(biggest)} of {len(vocabs)} pages)")
     models = []
-    chosen = docs[:max(1, keys)]
+    chosen = biggest[:max(1, keys)]
     for k, key in enumerate(chosen):
         if progress is not None:
             progress(k, len(chosen))
-        others = [d for d in docs if d is not key]
-        pages = rank_by_similarity(key, others, n_pages)
+        others = [m for m in biggest if m != key]
+        # temex.site.pool.rank_by_similarity by the vocabularies kept
+        order = sorted(range(len(others)), key=lambda j: -jaccard(vocabs[key], vocabs[others[j]]))
+        try:
+            pages = [page(others[j]) for j in sorted(order[:n_pages])]
+            doc = page(key)
+        except _Gone:
+            continue
         if pages:
-            models.append(get_detector(method).fit(key, pages).model_)
+            models.append(get_detector(method).fit(doc, pages).model_)
+        del pages, doc  # a model keeps its key page, not the pages compared
     st = SavedTemplate.from_models(models, site=site)
     st.site_index = index
     return st
@@ -95,20 +159,15 @@ def cmd_fit(args: argparse.Namespace) -> int:
 
     with Progress(len(args.pages), "fit", "pages", quiet=args.quiet) as bar:
         bar.stage("read", len(args.pages))
-        docs = []
-        for k, page in enumerate(args.pages):
-            doc = load_page(page)
-            if doc is not None:
-                docs.append(doc)
-            bar.update(k + 1)
-        if len(docs) >= 2:
-            def tick(k: int, n: int) -> None:
-                if k == 0:
-                    bar.stage("fit key pages", n)
-                bar.update(k)
 
-            saved = fit_saved(docs, args.method, args.keys, args.n_pages, args.site, tick)
-    if len(docs) < 2:
+        def tick(k: int, n: int) -> None:
+            if k == 0:
+                bar.stage("fit key pages", n)
+            bar.update(k)
+
+        saved = fit_files(args.pages, args.method, args.keys, args.n_pages, args.site,
+                          lambda k, n: bar.update(k), tick)
+    if saved is None:
         say("needs at least 2 usable pages of the site")
         return EXIT_FAILED
     if is_stdio(args.output):
