@@ -114,6 +114,8 @@ _ESCAPE = re.compile(r"([\\`*_\[\]<])")
 _ESCAPE_TABLE = re.compile(r"([\\`*_\[\]<|])")
 _LINE_START = re.compile(r"^(\s*)(?:([#>+=~-])|(\d{1,9})([.)]))(?=\s|$)")
 _LANG = re.compile(r"^(?:language|lang)-([\w#+.-]+)$")
+_HIGHLIGHT = re.compile(r"^highlight-(?:source-)?([\w#+.-]+)$")
+_NO_LANG = frozenset({"default", "none"})
 _BACKTICKS = re.compile(r"`+")
 _URL_DROP = re.compile(r"[\t\n\r]")
 
@@ -132,13 +134,27 @@ def _url(base: str, href: str) -> str:
 
 def _code_lang(doc: Document, i: int) -> str:
     """Language of a ``pre`` from ``language-x``/``lang-x`` on it or on a
-    ``code`` inside it."""
+    ``code`` inside it, else on the two elements above it, where Pygments'
+    wrappers name it: Sphinx writes ``<div class="highlight-python"><div
+    class="highlight"><pre>``, MkDocs ``<div class="language-python
+    highlight"><pre>``, GitHub ``<div class="highlight
+    highlight-source-python"><pre>``. Sphinx's ``highlight-default`` (the
+    project's default lexer, not named) and ``none`` name no language."""
     for j in range(i, i + doc.size[i]):
         if j == i or doc.tag[j] == "code":
             for c in doc.classes[j]:
                 m = _LANG.match(c)
                 if m:
                     return m.group(1)
+    a = doc.parent[i]
+    for _ in range(2):
+        if a <= doc.body:
+            break
+        for c in doc.classes[a]:
+            m = _LANG.match(c) or _HIGHLIGHT.match(c)
+            if m:
+                return "" if m.group(1) in _NO_LANG else m.group(1)
+        a = doc.parent[a]
     return ""
 
 
