@@ -278,6 +278,41 @@ def test_refused_connection_is_said_so(tmp_path: Path) -> None:
     assert "robots.txt" not in r.stderr and "unknown error" not in r.stderr.lower()
 
 
+def test_a_redirect_stub_key_page_is_followed(www: Path, tmp_path: Path) -> None:
+    """A key page that is a meta-refresh stub (generated manuals keep one
+    per old anchor) is followed as a browser does: the page it sends to is
+    the key page, said on stderr and in the report; a loop of stubs, and a
+    stub sending to an address the guard refuses, end in one line (exit
+    1)."""
+    import shutil
+
+    from temex.site.sources.localserve import serve_folder
+
+    root = tmp_path / "site"
+    shutil.copytree(www, root)
+    stub = ('<html><head><meta http-equiv="refresh" content="0; url={}"></head>'
+            '<body></body></html>')
+    (root / "old.html").write_text(stub.format("aws/enumeration/whoami/"))
+    (root / "loop-a.html").write_text(stub.format("loop-b.html"))
+    (root / "loop-b.html").write_text(stub.format("loop-a.html"))
+    (root / "away.html").write_text(stub.format("http://127.0.0.1:1/x"))
+    with serve_folder(root) as base:
+        host = base.split("//")[1]
+        r = temex("extract", f"{base}/old.html", "--allow-host", host, "-f", "json")
+        assert r.returncode == 0, r.stderr
+        assert f"{base}/old.html: a redirect stub; its meta refresh followed to " \
+               f"{base}/aws/enumeration/whoami/" in r.stderr
+        report = json.loads(r.stdout)
+        assert report["key_page"] == f"{base}/aws/enumeration/whoami/"
+        assert report["counts"]["template_nodes"] > 0 and len(report["pages"]) >= 2
+        r = temex("extract", f"{base}/loop-a.html", "--allow-host", host)
+        assert r.returncode == 1 and "meta-refresh redirect loop" in r.stderr, r.stderr
+        assert r.stderr.count("\n") == 1
+        r = temex("extract", f"{base}/away.html", "--allow-host", host)
+        assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+        assert "127.0.0.1:1" in r.stderr
+
+
 @pytest.mark.parametrize("target,said", [
     ("ftp://example.org/a.html", "ftp:// URLs are not supported"),
     ("http//example.org/a", "not a valid URL"),

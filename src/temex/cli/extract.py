@@ -213,11 +213,14 @@ def _extract_url(args: argparse.Namespace) -> int:
     finally:
         if line is not None:
             line.done()
-    for err in result.exploration.errors:
+    ex = result.exploration
+    if ex.redirect_stubs and not args.quiet:
+        say(f"{args.target}: a redirect stub; its meta refresh followed to {ex.key.url}",
+            "extract")
+    for err in ex.errors:
         say(f"skipped {err.page}: {err.error}")
     write_output(_output(result.model, args.format, args.front_matter, args.comments), args.output,
                  args.force)
-    ex = result.exploration
     if not ex.complete and args.n_pages and not result.model.fallback:
         say(f"asked for {ex.n} pages sharing the template, found {len(ex.cs)} within "
             f"{ex.loads} loads; the template was fitted on {len(result.model.pages)} "

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..page.dom import Document, parse
+from ..page.files import refresh_href
 from ..site.links import get_links
 from ..site.sources.base import FetchResult
 from ..site.sources.http import HttpSource
@@ -92,21 +92,12 @@ def _nofollow(doc: Document) -> bool:
     return False
 
 
-_REFRESH_URL = re.compile(r"^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?['\"]?([^'\"]+)", re.IGNORECASE)
-
-
 def refresh_target(doc: Document) -> str | None:
     """The canonical URL a ``<meta http-equiv=refresh content="0; URL=...">``
     sends the reader to, or None (a redirect stub's target is a page of the
     site: the crawl follows it as a link)."""
-    for i in range(doc.body if doc.body >= 0 else len(doc)):
-        if doc.tag[i] == "meta":
-            a = {k.lower(): v for k, v in doc.attrs[i]}
-            if a.get("http-equiv", "").lower() == "refresh":
-                m = _REFRESH_URL.match(a.get("content", ""))
-                if m and not m.group(1).strip().isdigit():
-                    return canonical(m.group(1).strip(), doc.url)
-    return None
+    href = refresh_href(doc)
+    return canonical(href, doc.url) if href else None
 
 
 def page_links(doc: Document, scope: str) -> list[str]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from pathlib import Path
 
 from ..errors import PageLoadError, ParseError
 from .dom import DEFAULT_MAX_BYTES, Document, parse
 
-__all__ = ["HTML_SUFFIXES", "html_files", "load_file", "read_page", "real_path", "unusable"]
+__all__ = ["HTML_SUFFIXES", "html_files", "load_file", "read_page", "real_path", "refresh_href",
+           "unusable"]
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
@@ -60,6 +62,25 @@ def html_files(folder: Path) -> list[Path]:
 
 
 _FEED_TAGS = frozenset({"rss", "feed", "rdf:rdf", "channel", "urlset", "sitemapindex"})
+
+
+#: ``content`` of ``<meta http-equiv=refresh>``: a delay, then the target
+#: (``0; URL='/new/'``, ``0;url=/new/``, ``/new/``).
+_REFRESH_URL = re.compile(r"^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?['\"]?([^'\"]+)", re.IGNORECASE)
+
+
+def refresh_href(doc: Document) -> str | None:
+    """The target of the page's ``<meta http-equiv=refresh>`` as written
+    (relative to the page), or None: no such element, or one that only
+    reloads the page after a delay (``content="30"``)."""
+    for i in range(doc.body if doc.body >= 0 else len(doc)):
+        if doc.tag[i] == "meta":
+            a = {k.lower(): v for k, v in doc.attrs[i]}
+            if a.get("http-equiv", "").lower() == "refresh":
+                m = _REFRESH_URL.match(a.get("content", ""))
+                if m and not m.group(1).strip().isdigit():
+                    return m.group(1).strip()
+    return None
 
 
 def unusable(doc: Document) -> str | None:

@@ -13,11 +13,11 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from ..errors import PageError, PageLoadError, ParameterError, ParseError
 from ..page.dom import Document, parse
-from ..page.files import unusable
+from ..page.files import refresh_href, unusable
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
@@ -98,9 +98,13 @@ class Exploration:
     complete : bool
         True when a CS of the size asked for was found.
     loads : int
-        Pages obtained, key page included.
+        Pages obtained, key page included (and the redirect stubs passed to
+        reach it).
     requests : int
         Pages requested (including failures), key page included.
+    redirect_stubs : list of str
+        The meta-refresh stubs followed from the URL asked for to the key
+        page (:func:`load_key`), in order.
     cache_hits, network_loads : int
         Of the source's loads during this run.
     errors : list of PageError
@@ -129,6 +133,7 @@ class Exploration:
     filled: list[str] = field(default_factory=list)
     why: dict[str, str] = field(default_factory=dict)
     set_aside: dict[str, str] = field(default_factory=dict)
+    redirect_stubs: list[str] = field(default_factory=list)
 
     def mutual_edges(self) -> list[tuple[str, str]]:
         """Pairs of CS pages linked both ways."""
@@ -137,7 +142,8 @@ class Exploration:
                 if (a, b) in e and (b, a) in e]
 
     def summary(self) -> dict[str, Any]:
-        return {"url": self.url, "key": self.key.url, "cs": self.cs, "filled": self.filled,
+        return {"url": self.url, "key": self.key.url, "redirect_stubs": self.redirect_stubs,
+                "cs": self.cs, "filled": self.filled,
                 "why": self.why, "set_aside": self.set_aside,
                 "complete": self.complete, "n": self.n, "loads": self.loads,
                 "requests": self.requests, "cache_hits": self.cache_hits,
@@ -344,19 +350,64 @@ def distinct_links(links: list[Link], key_url: str | None) -> list[Link]:
     return out
 
 
-async def load_document(source: PageSource, url: str) -> Document | PageError:
-    """Fetch ``url`` with ``source`` and parse it; failures become PageError."""
+async def _fetched(source: PageSource, url: str) -> Document | PageError:
+    """``url`` fetched with ``source`` and parsed, usable or not."""
     res = await source.get(url)
     if not res.ok:
         return PageError(url, res.error or "failed")
     try:
-        doc = parse(res.body, url=res.final_url or url, declared_encoding=res.charset)
+        return parse(res.body, url=res.final_url or url, declared_encoding=res.charset)
     except ParseError as e:
         return PageError(url, str(e))
+
+
+async def load_document(source: PageSource, url: str) -> Document | PageError:
+    """Fetch ``url`` with ``source`` and parse it; failures become PageError."""
+    doc = await _fetched(source, url)
+    if isinstance(doc, PageError):
+        return doc
     reason = unusable(doc)
     if reason:
         return PageError(url, reason)
     return doc
+
+
+#: Meta-refresh redirect stubs followed from the key page, at most.
+MAX_REFRESH_HOPS = 5
+
+
+async def load_key(source: PageSource, url: str) -> tuple[Document | PageError, list[str]]:
+    """The key page at ``url``, a redirect stub followed as a browser does:
+    a page that is a ``<meta http-equiv=refresh>`` naming another address
+    and next to nothing else (generated manuals keep one per old anchor) is
+    not the page the reader gets, its target is. At most
+    :data:`MAX_REFRESH_HOPS` stubs, never back to one passed (a loop is an
+    error), each through ``source`` (its address guard included). Returns
+    the page, or why it cannot be had, and the stubs passed, in order."""
+    passed: list[str] = []
+    at = url
+    while True:
+        doc = await _fetched(source, at)
+        if isinstance(doc, PageError) and passed:  # say where the stub sent us
+            return PageError(url, f"its meta refresh to {at}: {doc.error}"), passed
+        if isinstance(doc, PageError):
+            return doc, passed
+        reason = unusable(doc)
+        if not reason:
+            return doc, passed
+        # an empty body with a meta refresh is a redirect stub as well
+        href = refresh_href(doc) if reason.startswith(("redirect stub", "empty page")) else None
+        target = urljoin(doc.url or at, href) if href else ""
+        if not target or urlsplit(target).scheme not in ("http", "https", urlsplit(at).scheme):
+            return PageError(url, f"its meta refresh to {at}: {reason}" if passed else reason), \
+                passed
+        passed.append(doc.url or at)
+        seen = {normalise_url(u) for u in [url, *passed]}
+        if normalise_url(target) in seen:
+            return PageError(url, f"meta-refresh redirect loop back to {target}"), passed
+        if len(passed) > MAX_REFRESH_HOPS:
+            return PageError(url, f"more than {MAX_REFRESH_HOPS} meta-refresh redirects"), passed
+        at = target
 
 
 async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = None,
@@ -454,7 +505,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     hits0, net0 = src.n_cache_hits, src.n_network
     t0 = time.perf_counter()
     try:
-        key = await load_document(src, url)
+        key, stubs = await load_key(src, url)
         if progress:
             progress(url, "loaded" if isinstance(key, Document) else "error", 1, max_loads)
         if isinstance(key, PageError):
@@ -463,6 +514,9 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         links = get_links(key, same_host=same_host)
         asked = normalize_url(url, url)
         links = distinct_links(links, asked)
+        if stubs:  # the stubs passed are the key page again
+            gone = {normalise_url(u) for u in stubs}
+            links = [ln for ln in links if normalise_url(ln.url) not in gone]
         if order in ("menu", "menublock"):
             ordered = menu_first(key, links, key.url, by_level=order == "menu")
         elif order == "paper":
@@ -523,7 +577,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         url=url, key=key, pages=[pages[u] for u in [*cs, *filled]], cs=cs,
         filled=filled, set_aside=set_aside,
         edges=sorted(res.edges), complete=res.complete, n=n, order=order,
-        loads=1 + len(pages), requests=1 + res.requests,
+        loads=1 + len(stubs) + len(pages), requests=1 + len(stubs) + res.requests,
+        redirect_stubs=stubs,
         cache_hits=src.n_cache_hits - hits0, network_loads=src.n_network - net0,
         errors=res.errors, explored=res.explored, why=why,
         timings={"key": t1 - t0, "links": t2 - t1, "search": t3 - t2, "total": t3 - t0})
