@@ -122,7 +122,7 @@ def _fit_sample(index: SiteIndex, vocabs: list[frozenset[str]], page: Callable[[
     """The fit of :func:`fit_saved` from the pages' vocabularies, ``page(k)``
     giving page ``k`` when it is compared."""
     from ..batch.grouping import cluster_vocabularies
-    from ..site.pool import jaccard
+    from ..site.pool import most_similar
     from ..template.detectors import get_detector
     from ..template.saved import SavedTemplate
 
@@ -137,10 +137,9 @@ def _fit_sample(index: SiteIndex, vocabs: list[frozenset[str]], page: Callable[[
         if progress is not None:
             progress(k, len(chosen))
         others = [m for m in biggest if m != key]
-        # temex.site.pool.rank_by_similarity by the vocabularies kept
-        order = sorted(range(len(others)), key=lambda j: -jaccard(vocabs[key], vocabs[others[j]]))
         try:
-            pages = [page(others[j]) for j in sorted(order[:n_pages])]
+            pages = [page(others[j])
+                     for j in most_similar(vocabs[key], [vocabs[m] for m in others], n_pages)]
             doc = page(key)
         except _Gone:
             continue

@@ -46,7 +46,7 @@ from ..errors import ParameterError, ParseError
 from ..page.dom import Document, parse
 from ..page.files import unusable
 from ..site.links import get_links
-from ..site.pool import jaccard, vocabulary
+from ..site.pool import most_similar, vocabulary
 from ..site.sources.http import USER_AGENT
 from ..template.detectors.vote import VoteDetector
 from ..template.saved import SavedTemplate
@@ -153,16 +153,10 @@ def _sample(key: int, members: Sequence[int], urls: Sequence[str],
     mine = links[key]
     mutual = [m for m in members if url_key(urls[m]) in mine and kk in links[m]]
     if len(mutual) >= n:
-        return _most_similar(key, mutual, vocabs, n)
+        return [mutual[k] for k in most_similar(vocabs[key], [vocabs[m] for m in mutual], n)]
     rest = [m for m in members if m not in mutual]
-    return mutual + _most_similar(key, rest, vocabs, n - len(mutual))
-
-
-def _most_similar(key: int, pages: list[int], vocabs: Sequence[frozenset[str]],
-                  n: int) -> list[int]:
-    """:func:`temex.site.pool.rank_by_similarity` by the vocabularies kept."""
-    order = sorted(range(len(pages)), key=lambda k: -jaccard(vocabs[key], vocabs[pages[k]]))
-    return [pages[k] for k in sorted(order[:n])]
+    return mutual + [rest[k] for k in most_similar(vocabs[key], [vocabs[m] for m in rest],
+                                                   n - len(mutual))]
 
 
 def _signature(key_hash: str, sample: Sequence[str], opts: CrawlOptions) -> str:

@@ -84,7 +84,7 @@ _DIGITS = re.compile(r"[0-9]+")
 
 __all__ = ["KIND_GAP", "candidate_order", "candidate_reason", "choose_pages",
            "load_candidate", "local_link_order", "near_best", "set_aside_far",
-           "jaccard", "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
+           "jaccard", "most_similar", "rank_by_similarity", "similarity", "url_pattern", "vocabulary"]
 
 def _resolve(href: str, key_file: Path, root: Path) -> Path | None:
     parts = urlsplit(href.strip())
@@ -288,8 +288,16 @@ def set_aside_far(similarities: Sequence[float], gap: float | None = KIND_GAP
 
 def rank_by_similarity(key: Document, pages: list[Document], n: int) -> list[Document]:
     """The ``n`` pages most similar to ``key``; stable for ties."""
-    order = sorted(range(len(pages)), key=lambda k: -similarity(key, pages[k]))
-    return [pages[k] for k in sorted(order[:n])]
+    ranked = most_similar(vocabulary(key), [vocabulary(d) for d in pages], n)
+    return [pages[k] for k in ranked]
+
+
+def most_similar(key: frozenset[str], vocabs: Sequence[frozenset[str]], n: int) -> list[int]:
+    """Positions of the ``n`` vocabularies most like ``key`` (:func:`jaccard`),
+    in their order; stable for ties: :func:`rank_by_similarity` of pages that
+    are no longer held, by their kept :func:`vocabulary`."""
+    order = sorted(range(len(vocabs)), key=lambda k: -jaccard(key, vocabs[k]))
+    return sorted(order[:max(0, n)])
 
 
 def _read_candidate(path: str | os.PathLike[str], timings: dict[str, float] | None
