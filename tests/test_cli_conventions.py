@@ -313,6 +313,35 @@ def test_a_redirect_stub_key_page_is_followed(www: Path, tmp_path: Path) -> None
         assert "127.0.0.1:1" in r.stderr
 
 
+def test_a_redirect_stub_key_file_is_followed(www: Path, tmp_path: Path) -> None:
+    """The same offline: a key file that is a meta-refresh stub is followed
+    to the file it names inside the pages folder (said on stderr, named in
+    the report); a loop, or a target outside the folder, is one line
+    (exit 1)."""
+    import shutil
+
+    root = tmp_path / "site"
+    shutil.copytree(www, root)
+    stub = ('<html><head><meta http-equiv="refresh" content="0; url={}"></head>'
+            '<body></body></html>')
+    (root / "old.html").write_text(stub.format("aws/enumeration/whoami/#top"))
+    (root / "loop-a.html").write_text(stub.format("loop-b.html"))
+    (root / "loop-b.html").write_text(stub.format("loop-a.html"))
+    (root / "out.html").write_text(stub.format("../elsewhere.html"))
+    (tmp_path / "elsewhere.html").write_text("<p>not of the site</p>")
+    r = temex("extract", str(root / "old.html"), "--pages-dir", str(root), "-f", "json")
+    assert r.returncode == 0, r.stderr
+    assert "old.html: a redirect stub; its meta refresh followed to " in r.stderr
+    report = json.loads(r.stdout)
+    assert report["key_page"].endswith("aws/enumeration/whoami/index.html")
+    assert report["redirect_stubs"] == [str(root / "old.html")]
+    assert report["counts"]["template_nodes"] > 0
+    r = temex("extract", str(root / "loop-a.html"), "--pages-dir", str(root))
+    assert r.returncode == 1 and "meta-refresh redirect loop" in r.stderr, r.stderr
+    r = temex("extract", str(root / "out.html"), "--pages-dir", str(root))
+    assert r.returncode == 1 and "outside" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
 @pytest.mark.parametrize("target,said", [
     ("ftp://example.org/a.html", "ftp:// URLs are not supported"),
     ("http//example.org/a", "not a valid URL"),

@@ -173,6 +173,45 @@ def load_key_file(path: str | Path) -> Document:
     return doc
 
 
+def follow_key_stubs(key: Document, key_path: Path, root: Path | None
+                     ) -> tuple[Document, Path, list[str]]:
+    """A key file that is a meta-refresh redirect stub, followed as
+    exploration follows one (:func:`temex.site.explore.load_key`): to the
+    file its relative target names (a folder's ``index.html``), inside
+    ``root`` (the pages folder; else the key file's folder), at most
+    :data:`~temex.page.files.MAX_REFRESH_HOPS` stubs, never one twice. Returns the page, its
+    path and the stubs passed; raises PageLoadError with a one-line reason
+    when a stub's target cannot be had."""
+    from urllib.parse import unquote, urlsplit
+
+    from .page.files import MAX_REFRESH_HOPS, refresh_href, unusable
+
+    top = real_path(root if root is not None else key_path.parent)
+    passed: list[str] = []
+    while True:
+        reason = unusable(key)
+        href = refresh_href(key) if reason and reason.startswith(
+            ("redirect stub", "empty page")) else None
+        if href is None:
+            return key, key_path, passed
+        target = urlsplit(href)
+        where = f"{passed[0] if passed else key_path}: its meta refresh to {href}"
+        if target.scheme or target.netloc:
+            raise PageLoadError(f"{where}: not a file of the pages folder")
+        path = key_path.parent / unquote(target.path) if target.path else key_path
+        if path.is_dir():
+            path = path / "index.html"
+        if not real_path(path).is_relative_to(top):
+            raise PageLoadError(f"{where}: outside {top}")
+        passed.append(str(key_path))
+        if str(path) in passed or real_path(path) in {real_path(Path(p)) for p in passed}:
+            raise PageLoadError(f"{passed[0]}: meta-refresh redirect loop back to {path}")
+        if len(passed) > MAX_REFRESH_HOPS:
+            raise PageLoadError(f"{passed[0]}: more than {MAX_REFRESH_HOPS} meta-refresh "
+                                "redirects")
+        key, key_path = load_key_file(path), path
+
+
 def fit_pages(key: Document, pages: Sequence[Document], options: ExtractOptions
               ) -> TemplateModel:
     """Fit the configured detector on already parsed pages."""
@@ -184,17 +223,25 @@ def fit_pages(key: Document, pages: Sequence[Document], options: ExtractOptions
 
 def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
                   pages_dir: str | Path | None = None,
-                  options: ExtractOptions | None = None) -> TemplateModel:
+                  options: ExtractOptions | None = None,
+                  follow_stubs: bool = True) -> TemplateModel:
     """Extract the template of the key page at ``key_path``.
 
     Pages listed in ``pages`` are used as given (unreadable ones are reported
     in ``model.errors`` and skipped). With ``pages_dir`` (and fewer than
     ``options.n_pages`` listed pages), the rest are chosen from that folder by
-    the rule of :mod:`temex.site.pool`.
+    the rule of :mod:`temex.site.pool`. A key file that is a meta-refresh
+    redirect stub is followed to the file it names (:func:`follow_key_stubs`;
+    ``follow_stubs=False``: used as it is, as for a page read from stdin,
+    whose relative target names no known file).
     """
     options = options or ExtractOptions()
     t0 = time.perf_counter()
     key = load_key_file(key_path)
+    stubs: list[str] = []
+    if follow_stubs:
+        key, key_path, stubs = follow_key_stubs(
+            key, Path(key_path), Path(pages_dir) if pages_dir is not None else None)
     t_key = time.perf_counter() - t0
     docs: list[Document] = []
     errors: list[PageError] = []
@@ -227,6 +274,8 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
                                    f"({len(errors)} skipped)" if errors else
                             f"no other page {where} to compare with")
     model.errors = [e.as_dict() for e in errors]
+    if stubs:  # the key file was a meta-refresh stub: the page it sends to was used
+        model.extra["redirect_stubs"] = stubs
     model.extra["candidates"] = [{"page": d.url, "why": reasons.get(d.url, "given")}
                                  for d in docs]
     if set_aside:  # found, not compared: pages of another kind (pool.near_best)

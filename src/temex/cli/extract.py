@@ -135,9 +135,12 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if is_stdio(args.target):
         key_path = _stdin_key(args)
     model = extract_files(key_path, pages=args.pages, pages_dir=args.pages_dir,
-                          options=options)
+                          options=options, follow_stubs=not is_stdio(args.target))
     if is_stdio(args.target):
         model.key.url = args.url or "<stdin>"
+    if model.extra.get("redirect_stubs") and not args.quiet:
+        say(f"{args.target}: a redirect stub; its meta refresh followed to {model.key.url}",
+            "extract")
     for e in model.errors:
         say(f"skipped {e['page']}: {e['error']}")
     if model.fallback:

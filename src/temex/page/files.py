@@ -12,8 +12,8 @@ from pathlib import Path
 from ..errors import PageLoadError, ParseError
 from .dom import DEFAULT_MAX_BYTES, Document, parse
 
-__all__ = ["HTML_SUFFIXES", "html_files", "load_file", "read_page", "real_path", "refresh_href",
-           "unusable"]
+__all__ = ["HTML_SUFFIXES", "MAX_REFRESH_HOPS", "html_files", "load_file", "read_page",
+           "real_path", "refresh_href", "unusable"]
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
@@ -67,6 +67,11 @@ _FEED_TAGS = frozenset({"rss", "feed", "rdf:rdf", "channel", "urlset", "sitemapi
 #: ``content`` of ``<meta http-equiv=refresh>``: a delay, then the target
 #: (``0; URL='/new/'``, ``0;url=/new/``, ``/new/``).
 _REFRESH_URL = re.compile(r"^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?['\"]?([^'\"]+)", re.IGNORECASE)
+
+
+#: Meta-refresh redirect stubs followed from a key page, at most (live:
+#: :func:`temex.site.explore.load_key`; a file: :func:`temex.api.follow_key_stubs`).
+MAX_REFRESH_HOPS = 5
 
 
 def refresh_href(doc: Document) -> str | None:

@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 from ..errors import PageError, PageLoadError, ParameterError, ParseError
 from ..page.dom import Document, parse
-from ..page.files import refresh_href, unusable
+from ..page.files import MAX_REFRESH_HOPS, refresh_href, unusable
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
@@ -370,10 +370,6 @@ async def load_document(source: PageSource, url: str) -> Document | PageError:
     if reason:
         return PageError(url, reason)
     return doc
-
-
-#: Meta-refresh redirect stubs followed from the key page, at most.
-MAX_REFRESH_HOPS = 5
 
 
 async def load_key(source: PageSource, url: str) -> tuple[Document | PageError, list[str]]:
