@@ -278,24 +278,31 @@ def test_refused_connection_is_said_so(tmp_path: Path) -> None:
     assert "robots.txt" not in r.stderr and "unknown error" not in r.stderr.lower()
 
 
+def _site_with_stubs(www: Path, tmp_path: Path, stubs: dict[str, str]) -> Path:
+    """A copy of the site with meta-refresh redirect stubs added (name:
+    target), and ``loop-a.html`` and ``loop-b.html`` sending to each other."""
+    import shutil
+
+    root = tmp_path / "site"
+    shutil.copytree(www, root)
+    stub = ('<html><head><meta http-equiv="refresh" content="0; url={}"></head>'
+            '<body></body></html>')
+    for name, target in {**stubs, "loop-a.html": "loop-b.html",
+                         "loop-b.html": "loop-a.html"}.items():
+        (root / name).write_text(stub.format(target))
+    return root
+
+
 def test_a_redirect_stub_key_page_is_followed(www: Path, tmp_path: Path) -> None:
     """A key page that is a meta-refresh stub (generated manuals keep one
     per old anchor) is followed as a browser does: the page it sends to is
     the key page, said on stderr and in the report; a loop of stubs, and a
     stub sending to an address the guard refuses, end in one line (exit
     1)."""
-    import shutil
-
     from temex.site.sources.localserve import serve_folder
 
-    root = tmp_path / "site"
-    shutil.copytree(www, root)
-    stub = ('<html><head><meta http-equiv="refresh" content="0; url={}"></head>'
-            '<body></body></html>')
-    (root / "old.html").write_text(stub.format("aws/enumeration/whoami/"))
-    (root / "loop-a.html").write_text(stub.format("loop-b.html"))
-    (root / "loop-b.html").write_text(stub.format("loop-a.html"))
-    (root / "away.html").write_text(stub.format("http://127.0.0.1:1/x"))
+    root = _site_with_stubs(www, tmp_path, {"old.html": "aws/enumeration/whoami/",
+                                            "away.html": "http://127.0.0.1:1/x"})
     with serve_folder(root) as base:
         host = base.split("//")[1]
         r = temex("extract", f"{base}/old.html", "--allow-host", host, "-f", "json")
@@ -318,16 +325,8 @@ def test_a_redirect_stub_key_file_is_followed(www: Path, tmp_path: Path) -> None
     to the file it names inside the pages folder (said on stderr, named in
     the report); a loop, or a target outside the folder, is one line
     (exit 1)."""
-    import shutil
-
-    root = tmp_path / "site"
-    shutil.copytree(www, root)
-    stub = ('<html><head><meta http-equiv="refresh" content="0; url={}"></head>'
-            '<body></body></html>')
-    (root / "old.html").write_text(stub.format("aws/enumeration/whoami/#top"))
-    (root / "loop-a.html").write_text(stub.format("loop-b.html"))
-    (root / "loop-b.html").write_text(stub.format("loop-a.html"))
-    (root / "out.html").write_text(stub.format("../elsewhere.html"))
+    root = _site_with_stubs(www, tmp_path, {"old.html": "aws/enumeration/whoami/#top",
+                                            "out.html": "../elsewhere.html"})
     (tmp_path / "elsewhere.html").write_text("<p>not of the site</p>")
     r = temex("extract", str(root / "old.html"), "--pages-dir", str(root), "-f", "json")
     assert r.returncode == 0, r.stderr
