@@ -204,7 +204,7 @@ def follow_key_stubs(key: Document, key_path: Path, root: Path | None
         if not real_path(path).is_relative_to(top):
             raise PageLoadError(f"{where}: outside {top}")
         passed.append(str(key_path))
-        if str(path) in passed or real_path(path) in {real_path(Path(p)) for p in passed}:
+        if real_path(path) in {real_path(Path(p)) for p in passed}:
             raise PageLoadError(f"{passed[0]}: meta-refresh redirect loop back to {path}")
         if len(passed) > MAX_REFRESH_HOPS:
             raise PageLoadError(f"{passed[0]}: more than {MAX_REFRESH_HOPS} meta-refresh "
