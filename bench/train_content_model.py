@@ -60,6 +60,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from content_sets import DATASETS, pages_by_site  # noqa: E402
 
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
+from temex.content.rules import navigation_blocks  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
 from temex.content.region import main_elements  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
@@ -114,7 +115,7 @@ def group_of(site: str) -> str:
 class Page:
     __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
                  "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf", "lists", "mains",
-                 "title")
+                 "title", "nav")
 
 
 def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
@@ -166,6 +167,7 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     p.mains = main_elements(d, _PARAMS.main_sections)
     p.title = title_heading(d, blocks)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
+    p.nav = np.array(navigation_blocks(d, blocks, rule["ld_ok"]), dtype=bool)
     p.traf = None
     return p
 
@@ -472,6 +474,8 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
             keep[rules] = True
         return keep
     outside = {"region": OUTSIDE, "region_only": 2.0, "region90": 0.9}[sel]
+    if _PARAMS.navigation and p.nav.any():
+        pr = np.where(p.nav, 0.0, pr)  # links in the page's navigation, as extract_content
     # "region" is extract_content's page level, the title's article included
     chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
                        _PARAMS.list_region, p.mains, _PARAMS.main_region,

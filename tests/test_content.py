@@ -1383,3 +1383,40 @@ def test_a_products_options_are_content_and_other_form_lists_are_not() -> None:
     # a form that posts but asks for typed text (a job application)
     w, _ = _wceb2025_page("pwc.com/0710")
     assert "option" in w.tag and not shown_controls(w)
+
+
+@needs_data
+def test_navigation_links_are_no_content() -> None:
+    """A short documentation page beside a long table of contents in a
+    ``<nav>``: the scorer, which learned that lists of short linked items are
+    a listing's rows, kept the table of contents over the page's few lines.
+    Links in the page's navigation (``<nav>``, ``role="navigation"``) are
+    never content now."""
+    from dataclasses import replace
+
+    from temex.evaluate import gold_text, load_site
+
+    site = load_site(DATA / "sites" / "hackingthe.cloud")  # type: ignore[operator]
+    f = site.root / "aws" / "general-knowledge" / "iam-key-identifiers" / "index.html"
+    d = parse(f.read_bytes(), url=str(f))
+    gold = gold_text(d, site.content_selector, site.template_selector)
+    now = token_prf(extract_content(d).text(), gold)[2]
+    before = token_prf(extract_content(d, params=replace(ContentParams(), navigation=False))
+                       .text(), gold)[2]
+    assert now >= 0.85 and before < 0.5
+
+
+def test_navigation_blocks_are_nav_and_aria_navigation_links() -> None:
+    from temex.content.rules import link_density_ok, navigation_blocks
+    from temex.page.blocks import page_blocks
+
+    html = (b"<html><body><nav><ul><li><a href=/a>Chapter one</a></li></ul></nav>"
+            b"<div role=' Navigation '><p><a href=/b>Chapter two</a></p></div>"
+            b"<nav><p>A line of text with <a href=/c>one link</a> in it.</p></nav>"
+            b"<ul><li><a href=/d>A listing row</a></li></ul>"
+            b"<p>The page's own text.</p></body></html>")
+    d = parse(html)
+    bl = page_blocks(d)
+    flags = navigation_blocks(d, bl, link_density_ok(d, bl, 0.5))
+    texts = [" ".join(d.text[i] for i in bl.pieces[b]) for b in range(len(bl))]
+    assert [t for t, x in zip(texts, flags) if x] == ["Chapter one", "Chapter two"]

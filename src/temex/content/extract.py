@@ -56,7 +56,7 @@ from .candidates import Candidates, candidates, repeated_text
 from .output import Content
 from .params import ContentParams
 from .records import comment_blocks, comment_thread
-from .rules import NEGATIVE_NAMES, rule_signals, select_blocks
+from .rules import NEGATIVE_NAMES, navigation_blocks, rule_signals, select_blocks
 from .title import title_heading
 
 __all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
@@ -227,6 +227,10 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     for b in range(len(blocks)):
         if cand.template[b]:
             probs[b] = 0.0
+    if params.navigation:
+        for b, nav in enumerate(navigation_blocks(doc, blocks, rule["ld_ok"])):
+            if nav:
+                probs[b] = 0.0
     if variant == "site" and cand.others >= 3:
         for b, k in enumerate(df):
             if k >= params.site_share * cand.others:

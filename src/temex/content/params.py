@@ -90,6 +90,15 @@ class ContentParams:
     #: title's region": 0.5 and 0.6 move only pages that gain, 0.3 and
     #: lower also lose some).
     title_region: float = 0.5
+    #: The scorer's blocks that are links inside the page's navigation (a
+    #: ``<nav>`` element or ``role="navigation"``; over ``max_link_density``
+    #: of their characters inside ``<a>``) are never content
+    #: (:func:`temex.content.rules.navigation_blocks`). A docs page's table
+    #: of contents is a list of short linked items, like a listing's rows,
+    #: which the scorer learned to keep; on a short page it outweighed the
+    #: text. False: off. Measured on every content set and the shared sites
+    #: (docs/CONTENT.md, "Navigation is not content").
+    navigation: bool = True
     #: Site level without a template mask (``site_rules_min`` other pages or
     #: more): the page scorer's choice less the site's repeated text, unless
     #: it keeps less than this share of the characters the rules keep; then

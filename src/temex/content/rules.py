@@ -36,8 +36,8 @@ from .records import (anchor_element, comment_sections, headed_table_rows, own_r
 from .region import rules_region
 from .title import head_zone, title_before, title_zone
 
-__all__ = ["NEGATIVE_NAMES", "link_density_ok", "named_subtrees", "region_gaps",
-           "rule_signals", "select_blocks"]
+__all__ = ["NEGATIVE_NAMES", "link_density_ok", "named_subtrees", "navigation_blocks",
+           "region_gaps", "rule_signals", "select_blocks"]
 
 #: Word prefixes of ``id``/``class`` values that mark per-page noise.
 NEGATIVE_NAMES = ("comment", "disqus", "respond", "reply", "share", "sharing", "social",
@@ -73,6 +73,31 @@ def link_density_ok(doc: Document, blocks: Blocks, max_link_density: float) -> l
     tag, node = doc.tag, blocks.node
     return [blocks.link_chars[b] <= max_link_density * blocks.chars[b]
             or tag[node[b]] in _HEADINGS for b in range(len(blocks))]
+
+
+def navigation_blocks(doc: Document, blocks: Blocks, ld_ok: Sequence[bool]) -> list[bool]:
+    """Per block: a link-dense block (not ``ld_ok``: over the link-density
+    limit and no ``h1``-``h3``) inside the page's navigation, a ``<nav>``
+    element or an element with ``role="navigation"``: what HTML calls "a
+    section with navigation links" (WHATWG HTML, the ``nav`` element; ARIA's
+    ``navigation`` landmark). A table of contents, a pager, a breadcrumb.
+    Unnamed elements are not guessed at here: names are the scorer's
+    features. O(n)."""
+    n = len(doc)
+    flags = bytearray(n)
+    tag, attrs = doc.tag, doc.attrs
+    for i in range(max(doc.body, 0), n):
+        if tag[i] == "nav":
+            flags[i] = 1
+        elif attrs[i]:
+            for name, value in attrs[i]:
+                if name == "role" and value.strip().lower() == "navigation":
+                    flags[i] = 1
+    if not any(flags):
+        return [False] * len(blocks)
+    inside = flagged_below(doc, bytes(flags))
+    node = blocks.node
+    return [inside[node[b]] and not ld_ok[b] for b in range(len(blocks))]
 
 
 def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
