@@ -1420,3 +1420,40 @@ def test_navigation_blocks_are_nav_and_aria_navigation_links() -> None:
     flags = navigation_blocks(d, bl, link_density_ok(d, bl, 0.5))
     texts = [" ".join(d.text[i] for i in bl.pieces[b]) for b in range(len(bl))]
     assert [t for t, x in zip(texts, flags) if x] == ["Chapter one", "Chapter two"]
+
+
+def test_batch_code_examples_with_a_run_link_are_no_teasers(tmp_path: Path) -> None:
+    """Generated API documentation (rustdoc) gives every code example a
+    linked "Run" button in the same wrapper: alike siblings of two blocks,
+    one a link, under 400 characters, which the teaser-records rule took for
+    a list of related links, and the batch path dropped every example (the
+    Rust standard library's ``Vec`` page, docs/CONTENT.md). A record that
+    holds code is no teaser; a real list of teasers still is. (Where the
+    examples hold most of the page's own text they are its own records and
+    were kept: here the prose holds most of it.)"""
+    def page(name: str) -> str:
+        examples = "".join(
+            f'<p>Example {k} of {name}:</p><div class="example-wrap"><pre class="rust">'
+            f"let v{k} = {name}::new();\nv{k}.push({k});</pre>"
+            '<a class="test-arrow" href="https://play.example/">Run</a></div>'
+            for k in range(3))
+        prose = "".join(f"<p>The {name} type, part {k}: it holds values of the {name} kind,"
+                        f" grows as they come and gives them back in the order of {name}s;"
+                        " this part tells how to build, fill and empty one.</p>"
+                        for k in range(6))
+        related = "".join(f'<div class="teaser"><a href="/{name}{k}.html">Related story {k}'
+                          f"</a><p>A line about story {k}.</p></div>" for k in range(3))
+        return (f"<html><head><title>{name}</title></head><body>"
+                '<nav><a href="/">Home</a> <a href="/a.html">A</a> <a href="/b.html">B</a></nav>'
+                f"<main><h1>Struct {name}</h1>{prose}"
+                f"{examples}<div>{related}</div></main>"
+                "<footer><p>Built by the project's documentation tool.</p></footer></body></html>")
+
+    files = []
+    for name in ("Vec", "Deque", "Heap", "Queue"):
+        f = tmp_path / f"{name}.html"
+        f.write_text(page(name), encoding="utf-8")
+        files.append(f)
+    text = dict(_batch_content(files))[files[0]]
+    assert all(f"v{k}.push({k});" in text for k in range(3))
+    assert "Related story" not in text

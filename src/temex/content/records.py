@@ -52,11 +52,19 @@ def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
     teaser of three, and the page lost its text (measured in
     docs/BATCH.md, "Content of unseen pages"). ``data_rows`` (the rows of
     tables with column headers, :func:`headed_table_rows`) are never
-    teasers."""
+    teasers. With ``strict``, a record that holds code (a ``pre`` block) is
+    no teaser either: a documentation page's examples come each with a
+    linked "Run" or "Playground" button beside them, alike and short, and
+    were taken for a list of related links."""
     n = len(doc)
     linked = [1 if lc > max_ld * c else 0 for lc, c in zip(blocks.link_chars, blocks.chars)]
-    nb, nl, ch = subtree_sums(doc, blocks, [1] * len(blocks), linked, blocks.chars)
     body, parent, tag = doc.body, doc.parent, doc.tag
+    if strict:
+        code = [1 if tag[nd] == "pre" else 0 for nd in blocks.node]
+        nb, nl, ch, nc = subtree_sums(doc, blocks, [1] * len(blocks), linked, blocks.chars, code)
+    else:
+        nb, nl, ch = subtree_sums(doc, blocks, [1] * len(blocks), linked, blocks.chars)
+        nc = [0] * n
     end = body + doc.size[body]
     out = [False] * n
     for i in range(body + 1, end):
@@ -64,13 +72,14 @@ def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
         if out[p]:
             out[i] = True
             continue
-        if (nb[i] < 2 or not nl[i] or ch[i] >= max_chars or doc.is_ancestor(i, anchor)
-                or i in data_rows):
+        if (nb[i] < 2 or not nl[i] or ch[i] >= max_chars or nc[i]
+                or doc.is_ancestor(i, anchor) or i in data_rows):
             continue
         t = tag[i]
         same = 0
         for c in doc.children[p]:
-            if tag[c] == t and (nb[c] >= 2 and nl[c] and ch[c] < max_chars if strict else nb[c]):
+            if tag[c] == t and (nb[c] >= 2 and nl[c] and ch[c] < max_chars and not nc[c]
+                                if strict else nb[c]):
                 same += 1
         out[i] = same >= 3
     return out
