@@ -320,6 +320,27 @@ def test_a_redirect_stub_key_page_is_followed(www: Path, tmp_path: Path) -> None
         assert "127.0.0.1:1" in r.stderr
 
 
+def test_max_bytes_bounds_the_pages_read(www: Path) -> None:
+    """A key page over ``--max-bytes`` is one line (exit 1), as the crawl's
+    flag of the same name; a larger bound reads it (single-page manuals,
+    Node.js' ``all.html``, are over the default 5 MiB)."""
+    from temex.site.sources.localserve import serve_folder
+
+    key = "aws/enumeration/whoami/index.html"
+    size = (www / key).stat().st_size
+    with serve_folder(www) as base:
+        host = base.split("//")[1]
+        r = temex("extract", f"{base}/{key}", "--allow-host", host, "--max-bytes",
+                  str(size - 1), "-f", "json")
+        assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+        assert "too large" in r.stderr and str(size - 1) in r.stderr
+        r = temex("extract", f"{base}/{key}", "--allow-host", host, "--max-bytes",
+                  str(size), "-f", "json")
+        assert r.returncode == 0, r.stderr
+        r = temex("candidates", f"{base}/{key}", "--allow-host", host, "--max-bytes", "0")
+        assert r.returncode == 2 and "--max-bytes" in r.stderr
+
+
 def test_a_redirect_stub_key_file_is_followed(www: Path, tmp_path: Path) -> None:
     """The same offline: a key file that is a meta-refresh stub is followed
     to the file it names inside the pages folder (said on stderr, named in

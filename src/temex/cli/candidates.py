@@ -112,6 +112,9 @@ def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True)
                    help="seconds per request (default 20)")
     g.add_argument("--concurrency", type=positive_int, default=4, metavar="C",
                    help="simultaneous requests per host (default 4)")
+    g.add_argument("--max-bytes", type=positive_int, default=5 * 1024 * 1024, metavar="BYTES",
+                   help="largest page read, raw and decompressed; a larger page is an error "
+                        "(default 5 MiB, as temex crawl)")
     g.add_argument("--order", choices=ORDERS, default="menu",
                    help="link exploration order (default: menu)")
     add_guard_arguments(g)
@@ -184,7 +187,8 @@ def url_limits(args: argparse.Namespace, opts: UrlOptions) -> Limits:
     allow_private, guard_allow = guard_settings(args)
     return Limits(allow_private=allow_private, guard_allow=guard_allow,
                   max_loads=opts.max_loads, max_n=opts.n, job_timeout=600.0,
-                  page_timeout=args.timeout)
+                  page_timeout=args.timeout,
+                  max_bytes=getattr(args, "max_bytes", Limits.max_bytes))
 
 
 def explore_from_args(args: argparse.Namespace) -> Exploration:
