@@ -114,3 +114,21 @@ def test_round_trip_on_shared_pages() -> None:
         assert tokens(markdown_to_text(md)) == tokens(text), f
         checked += bool(text)
     assert checked >= 100
+
+
+def test_the_main_content_keeps_a_highlighters_whitespace_tokens() -> None:
+    """Pygments (MkDocs, Sphinx, Hugo) writes the spaces of code as
+    whitespace tokens, ``<span class="w"> </span>``: elements with no visible
+    text and no kept element inside, which the main content's keep mask
+    left out; the code lost its spaces (``*[First list item]``, YAML's
+    ``apiVersion:v1kind:Service``). Inside a kept ``<pre>`` they are kept."""
+    prose = "".join(f"<p>Paragraph {k} of the page tells how the navigation file is written "
+                    "and read, with its lists and links, in some detail.</p>" for k in range(4))
+    html = ("<html><body><nav><a href='/'>Home</a></nav><main><h1>Reference</h1>" + prose
+            + '<div class="highlight"><pre><span></span><code><span class="k">*</span>'
+              '<span class="w"> </span>[<span class="nt">First item</span>](a.md)\n'
+              '<span class="w">    </span><span class="k">*</span><span class="w"> </span>'
+              "Second</code></pre></div>" + prose + "</main></body></html>")
+    content = extract_content(parse(html, url=PAGE_URL))
+    assert "```\n* [First item](a.md)\n    * Second\n```" in content.markdown()
+    assert "* [First item](a.md)" in content.text()

@@ -53,7 +53,9 @@ class Content:
         without visible text of their own that hold a kept element: their
         whitespace separates kept text (the spaces and line breaks between
         the highlighted tokens of a ``<pre>``, which a block of its own
-        would not keep: ``importtoppraasta`` for ``import toppra as ta``)."""
+        would not keep: ``importtoppraasta`` for ``import toppra as ta``),
+        and inside a kept ``<pre>`` every element without visible text (a
+        highlighter's whitespace tokens)."""
         assert self.doc is not None and self.blocks is not None
         # text and Markdown both ask: made once per choice of blocks
         key = tuple(self.chosen)
@@ -78,6 +80,15 @@ class Content:
         for i in range(len(doc)):
             if holds[i] and not keep[i] and not text[i]:
                 keep[i] = True
+        # inside a kept <pre> every element without visible text is kept too:
+        # a highlighter's whitespace tokens (Pygments' <span class="w"> </span>)
+        # hold no kept element, and the code lost its spaces ("*[First item]")
+        tag, size = doc.tag, doc.size
+        for i in [i for i, t in enumerate(tag) if t == "pre"]:
+            if keep[i] or holds[i]:
+                for j in range(i + 1, i + size[i]):
+                    if not text[j]:
+                        keep[j] = True
         return keep
 
     def lines(self) -> list[str]:
