@@ -1457,3 +1457,36 @@ def test_batch_code_examples_with_a_run_link_are_no_teasers(tmp_path: Path) -> N
     text = dict(_batch_content(files))[files[0]]
     assert all(f"v{k}.push({k});" in text for k in range(3))
     assert "Related story" not in text
+
+
+def test_a_headings_anchor_id_names_no_part_of_the_page() -> None:
+    """Docs generators give every heading the id of its text: "Literate nav
+    syntax" is ``h2#literate-nav-syntax``, "Sharing data" a Sphinx
+    ``section#sharing-data``; the negative-name rule read ``nav`` and
+    ``sharing`` and the rules (batch, crawl, extract) dropped the sections'
+    headings or the sections. On a page whose headings have such ids (three
+    or more) an id that is its heading's slug names no part; a hand-written
+    ``div#comments`` under "Comments" on a page without them still does."""
+    from temex.content.rules import _negative_words, named_subtrees
+    from temex.page.blocks import page_blocks
+
+    body = "".join(f"<p>Paragraph {k} of a documentation page, long enough to be text.</p>"
+                   for k in range(3))
+    docs = parse("<html><body><main><h1 id='reference'>Reference</h1>"
+                 f"<h2 id='literate-nav-syntax'>Literate nav syntax<a href='#x'>#</a></h2>{body}"
+                 f"<section id='sharing-data-2'><h2>Sharing data</h2>{body}</section>"
+                 f"<h2 id='config'>Config</h2>{body}</main>"
+                 "<div id='sidebar'><h2>Sidebar</h2><p>Chrome.</p></div></body></html>")
+    blog = parse(f"<html><body><main><h1>A post</h1>{body}</main><div id='comments'>"
+                 f"<h2>Comments</h2><p>A reader's comment on the post.</p></div></body></html>")
+    for doc, kept, dropped in ((docs, ["Literate nav syntax #", "Sharing data"], ["Chrome."]),
+                               (blog, [], ["Comments"])):
+        bl = page_blocks(doc)
+        texts = [" ".join(doc.text[i] for i in bl.pieces[b]) for b in range(len(bl))]
+        good = [True] * len(bl)
+        with_anchors = named_subtrees(doc, bl, good, anchors=True)
+        named = {t for b, t in enumerate(texts) if with_anchors[bl.node[b]]}
+        assert not named & set(kept) and set(dropped) <= named, named
+        before = named_subtrees(doc, bl, good)
+        assert all(before[bl.node[texts.index(t)]] for t in kept)
+    assert _negative_words("literate-nav-syntax", ())  # the word the rule reads

@@ -29,7 +29,8 @@ from typing import Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
-from ..page.names import COMMENT_WORDS, NameMemo, ancestor_counts, flagged_below, part_flags
+from ..page.names import (COMMENT_WORDS, NameMemo, ancestor_counts, flagged_below, part_flags,
+                          without_anchor_ids)
 from .params import ContentParams
 from .records import (anchor_element, comment_sections, headed_table_rows, own_records,
                       teaser_records)
@@ -101,7 +102,7 @@ def navigation_blocks(doc: Document, blocks: Blocks, ld_ok: Sequence[bool]) -> l
 
 
 def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
-                   records: Sequence[bool] | None = None) -> list[bool]:
+                   records: Sequence[bool] | None = None, anchors: bool = False) -> list[bool]:
     """Per element: inside a subtree whose ``id``/``class`` words start with
     a word of :data:`NEGATIVE_NAMES` (not one that names the whole page,
     :func:`temex.page.names.part_flags`) that does not hold the anchor (the
@@ -109,7 +110,10 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     ancestor dividing its weight by 4: the article body's, whatever its
     wrapper is called), nor an element of ``records`` (the page's main
     records: a name never drops them, issue 25: a shop's product grid in a
-    ``div.sidebar-hidden``)."""
+    ``div.sidebar-hidden``). With ``anchors`` (site evidence: the rules
+    choose), an id that is its heading's slug on a page whose headings all
+    have one names no part (:func:`temex.page.names.without_anchor_ids`:
+    a docs section "Literate nav syntax" is ``#literate-nav-syntax``)."""
     body = doc.body
     end = body + doc.size[body]
     # names judged once per distinct (id, classes) of the page, their counts
@@ -118,6 +122,8 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     # "elementor-widget" around every paragraph) names no part of the page
     negative = part_flags(doc, _negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
                           start=body + 1, memo=_NEGATIVE_MEMO)
+    if anchors:
+        negative = without_anchor_ids(doc, negative, _negative_words)
     named = ancestor_counts(doc, negative)
     anchor = anchor_element(blocks, list(good), named) if any(good) else -1
     # prefix counts of records' elements (pre-order): a subtree holds one
@@ -180,7 +186,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     good = [not boiler[b] and ld_ok[b] for b in range(n)]
     bad: list[bool] | None = None
     if params.names:
-        bad = named_subtrees(doc, blocks, good)
+        bad = named_subtrees(doc, blocks, good, anchors=template is not None)
         if (template is not None and params.own_records > 0
                 and any(bad[node[b]] and specific[b] for b in range(n))):
             # the page's own text under a name: the lists that hold most of it
@@ -191,7 +197,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
             main_records = own_records(doc, blocks, specific, -1,
                                        params.own_records, comment_sections(doc))
             if any(main_records):
-                bad = named_subtrees(doc, blocks, good, main_records)
+                bad = named_subtrees(doc, blocks, good, main_records, anchors=True)
         out["named"] = [bad[node[b]] for b in range(n)]
         good = [g and not bad[node[b]] for b, g in enumerate(good)]
     own: list[bool] | None = None

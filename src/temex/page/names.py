@@ -19,7 +19,7 @@ from . import kernel
 from .dom import Document
 
 __all__ = ["COMMENT_WORDS", "LAYOUT_SHARE", "ancestor_counts", "comment_named", "comment_sections",
-           "flagged_below", "name_flags", "part_flags"]
+           "flagged_below", "name_flags", "part_flags", "without_anchor_ids"]
 
 
 def _span(doc: Document, start: int | None) -> tuple[int, int]:
@@ -186,6 +186,69 @@ def part_flags(doc: Document, words: Callable[[str, tuple[str, ...]], Collection
     while i >= 0:
         out[i] = bool(own(i) - layout)
         i = out.find(1, i + 1, end)
+    return bytes(out)
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_SLUG_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _slug_words(s: str) -> list[str]:
+    return _SLUG_WORD.findall(s.lower())
+
+
+#: Fewest headings with an anchor id (their text's slug) that tell a page's
+#: generator gives every heading one (:func:`without_anchor_ids`).
+ANCHORED_HEADINGS = 3
+
+
+def _anchor_of(doc: Document, i: int) -> bool:
+    """Element ``i`` has an ``id`` that is the slug of its heading: a
+    heading's own text, or a section's whose first child element is its
+    heading (a trailing number, a second heading of that text, allowed)."""
+    tag, children = doc.tag, doc.children
+    head = i if tag[i] in _HEADINGS else next(
+        (c for c in children[i][:1] if tag[c] in _HEADINGS), -1)
+    if head < 0:
+        return False
+    slug, text = _slug_words(doc.id[i]), _slug_words(doc.subtree_text(head))
+    return bool(slug) and (slug == text or (slug[:-1] == text and slug[-1].isdigit()))
+
+
+def without_anchor_ids(doc: Document, flags: bytes,
+                       words: Callable[[str, tuple[str, ...]], Collection[str]]) -> bytes:
+    """``flags`` (elements whose names hold a word of ``words(id, classes)``)
+    less the elements named so by an anchor alone, on a page whose
+    generator gives every heading one: an ``id`` that is the slug of the
+    element's heading (:func:`_anchor_of`), classes with no such word, and
+    at least ``ANCHORED_HEADINGS`` headings or sections of the page so
+    named, a sibling of it among them. Documentation generators (MkDocs, Sphinx, Hugo, GitHub) give
+    every heading or section the id its text makes, for links to it: a
+    section titled "Literate nav syntax" or "Sharing with a single
+    developer" is ``#literate-nav-syntax``, which names its subject, not its
+    role. Where only the one section is so named (``<div id="comments">``
+    under "Comments", a footer's ``#footer``) the id is the section's role,
+    as written by hand; a theme's box beside the text (``div#sidebar``
+    under "Sidebar") has no such sibling. O(n) when a flagged element is an
+    anchor."""
+    if not any(flags):
+        return flags
+    ids, classes = doc.id, doc.classes
+    found = [i for i in range(len(doc)) if flags[i] and ids[i]
+             and not words("", classes[i]) and _anchor_of(doc, i)]
+    if not found:
+        return flags
+    tag, parent, children = doc.tag, doc.parent, doc.children
+    anchored = {a for i in range(len(doc)) if tag[i] in _HEADINGS
+                for a in (i, parent[i]) if a >= 0 and ids[a] and _anchor_of(doc, a)}
+    if len(anchored) < ANCHORED_HEADINGS:
+        return flags
+    out = bytearray(flags)
+    for i in found:
+        # one of the document's run of headings or sections, not a theme's
+        # own box beside it (a div#sidebar under a "Sidebar" heading)
+        if any(c != i and c in anchored for c in children[parent[i]]):
+            out[i] = 0
     return bytes(out)
 
 
