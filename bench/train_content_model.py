@@ -60,9 +60,9 @@ sys.path.insert(0, str(ROOT / "src"))
 from content_sets import DATASETS, pages_by_site  # noqa: E402
 
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
-from temex.content.rules import navigation_blocks  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
 from temex.content.region import main_elements  # noqa: E402
+from temex.content.rules import navigation_blocks  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
     CONTEXT_FEATURES,
     FEATURES,
@@ -458,7 +458,9 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
     """Kept blocks. ``region``: the scorer's selection (:func:`select`);
     ``page``: what the page level of extract_content keeps (the rules on
     small pages, and where the scorer keeps under ``page_fallback`` of the
-    rules' characters); ``all``: every block at or above ``t``."""
+    rules' characters); ``all``: every block at or above ``t``. The
+    selections but ``all`` give links in the page's navigation no weight,
+    as ``extract_content`` does (``ContentParams.navigation``)."""
     if sel == "all":
         return pr >= t
     if sel == "page":
