@@ -40,7 +40,7 @@ from typing import Any, overload
 
 from ..page import kernel
 from ..page.blocks import Blocks, subtree_sums
-from ..page.dom import Document
+from ..page.dom import HEADING_TAGS, Document
 from ..page.names import (COMMENT_WORDS, NameMemo, ancestor_counts, flagged_below, name_flags,
                           part_flags)
 from .records import RecordLists, record_lists
@@ -70,7 +70,6 @@ up out more most other also just only very""".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SPLIT = re.compile(r"[^a-z]+")
 _ASCII_DIGIT = re.compile(r"[0-9]")
-_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 #: Text and place of the block.
 TEXT_FEATURES = ["bias", "log_chars", "log_text_chars", "link_density", "log_words",
@@ -312,7 +311,7 @@ def _ancestors(doc: Document, blocks: Blocks
     bit = {t: 1 << k for k, t in enumerate(_ANC)}
     anc = [0] * nn
     for i in range(body, body + doc.size[body]):
-        key = "h" if tag[i] in _HEADING_TAGS else tag[i]
+        key = "h" if tag[i] in HEADING_TAGS else tag[i]
         anc[i] = (anc[parent[i]] if i != body else 0) | bit.get(key, 0)
     # (negative, positive, comment) name verdicts once per distinct id/class
     # set of the page (page.names), their counts down the tree
@@ -391,7 +390,7 @@ def _neighbour_rows(pg: _Page) -> _Rows:
                     lchars[nxt] / chars[nxt] if nxt >= 0 else 0.0,
                     math.log1p(chars[prev]) if prev >= 0 else 0.0,
                     math.log1p(chars[nxt]) if nxt >= 0 else 0.0,
-                    float(prev >= 0 and tag[nd_of[prev]] in _HEADING_TAGS),
+                    float(prev >= 0 and tag[nd_of[prev]] in HEADING_TAGS),
                     math.log1p(chars[nxt] - lchars[nxt]) if nxt >= 0 else 0.0])
     return out
 
@@ -590,7 +589,7 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
 
 #: Per tag: its bit in the ancestor mask (headings share ``h``'s).
 _ANC_BITS = {**{t: 1 << k for k, t in enumerate(_ANC)},
-             **dict.fromkeys(_HEADING_TAGS, 1 << _ANC.index("h"))}
+             **dict.fromkeys(HEADING_TAGS, 1 << _ANC.index("h"))}
 #: Per tag seen: the index of its class in :data:`_TAGS` (filled by the kernel
 #: through :func:`_tag_index`; a page repeats its tags).
 _TAG_INDEX: dict[str, int] = {}

@@ -27,7 +27,7 @@ from urllib.parse import urljoin
 
 from ..page import kernel
 from ..page.blocks import BLOCK_TAGS, tag_flags
-from ..page.dom import Document
+from ..page.dom import HEADING_TAGS, Document
 from ..page.walk import event_list, events
 from .metadata import base_url
 
@@ -95,9 +95,10 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
     return blocks
 
 
+#: The headings (the compiled Markdown writer reads this module's names).
+_HEADINGS = HEADING_TAGS
 _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _CODE = frozenset({"code", "kbd", "samp", "tt"})
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: Elements that make a table a layout table (its cells are paragraphs).
 _LAYOUT = frozenset({"p", "div", "ul", "ol", "dl", "table", "blockquote", "pre", "section",
                      "article", "form", "header", "footer", "nav", "aside", "main"}) | _HEADINGS

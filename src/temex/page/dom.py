@@ -36,13 +36,16 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from ..errors import ParseError
 from . import kernel
 
-__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ELEMENTS", "IGNORED_TAGS", "MAX_DEPTH", "Document",
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ELEMENTS", "HEADING_TAGS", "IGNORED_TAGS", "MAX_DEPTH",
+           "Document",
            "build_document", "cap_depth", "children_reversed", "counted_bound", "decode_html",
            "lexbor_parse", "parse"]
 
 #: Elements whose text is code or invisible; their text is not page text and
 #: evaluation ignores them (../shared/data/README.md: "scripts and styles ignored").
 IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
+#: The heading elements, ``h1`` to ``h6``.
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 #: Largest page accepted by :func:`parse` (bytes of HTML). Real pages are rarely
 #: over 5 MB; a 100 MB "page" is an error, not a page.

@@ -16,7 +16,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection, Sequence
 
 from . import kernel
-from .dom import Document
+from .dom import HEADING_TAGS, Document
 
 __all__ = ["COMMENT_WORDS", "LAYOUT_SHARE", "ancestor_counts", "comment_named", "comment_sections",
            "flagged_below", "name_flags", "part_flags", "without_anchor_ids"]
@@ -189,7 +189,6 @@ def part_flags(doc: Document, words: Callable[[str, tuple[str, ...]], Collection
     return bytes(out)
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _SLUG_WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -207,8 +206,8 @@ def _anchor_of(doc: Document, i: int) -> bool:
     heading's own text, or a section's whose first child element is its
     heading (a trailing number, a second heading of that text, allowed)."""
     tag, children = doc.tag, doc.children
-    head = i if tag[i] in _HEADINGS else next(
-        (c for c in children[i][:1] if tag[c] in _HEADINGS), -1)
+    head = i if tag[i] in HEADING_TAGS else next(
+        (c for c in children[i][:1] if tag[c] in HEADING_TAGS), -1)
     if head < 0:
         return False
     slug, text = _slug_words(doc.id[i]), _slug_words(doc.subtree_text(head))
@@ -239,7 +238,7 @@ def without_anchor_ids(doc: Document, flags: bytes,
     if not found:
         return flags
     tag, parent, children = doc.tag, doc.parent, doc.children
-    anchored = {a for i in range(len(doc)) if tag[i] in _HEADINGS
+    anchored = {a for i in range(len(doc)) if tag[i] in HEADING_TAGS
                 for a in (i, parent[i]) if a >= 0 and ids[a] and _anchor_of(doc, a)}
     if len(anchored) < ANCHORED_HEADINGS:
         return flags

@@ -40,7 +40,7 @@ from collections.abc import Callable, Collection, Sequence
 from urllib.parse import urljoin, urlsplit
 
 from ...page.blocks import BLOCK_TAGS, norm_key
-from ...page.dom import Document
+from ...page.dom import HEADING_TAGS, Document
 from ...page.names import comment_sections
 from ...page.urls import url_kind
 from ..defaults import DEFAULT_REGION
@@ -418,10 +418,6 @@ def _own_text(doc: Document, i: int, seen: Collection[str]) -> bool:
         if n and doc.text[j] not in seen:
             new += n
     return total > 0 and 2 * new >= total
-
-
-#: The heading elements.
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def widen_to_title(doc: Document, region: int, template: Sequence[bool],
