@@ -184,14 +184,12 @@ def follow_key_stubs(key: Document, key_path: Path, root: Path | None
     when a stub's target cannot be had."""
     from urllib.parse import unquote, urlsplit
 
-    from .page.files import MAX_REFRESH_HOPS, refresh_href, unusable
+    from .page.files import MAX_REFRESH_HOPS, stub_href, unusable
 
     top = real_path(root if root is not None else key_path.parent)
     passed: list[str] = []
     while True:
-        reason = unusable(key)
-        href = refresh_href(key) if reason and reason.startswith(
-            ("redirect stub", "empty page")) else None
+        href = stub_href(key, unusable(key))
         if href is None:
             return key, key_path, passed
         target = urlsplit(href)

@@ -188,7 +188,7 @@ def url_limits(args: argparse.Namespace, opts: UrlOptions) -> Limits:
     return Limits(allow_private=allow_private, guard_allow=guard_allow,
                   max_loads=opts.max_loads, max_n=opts.n, job_timeout=600.0,
                   page_timeout=args.timeout,
-                  max_bytes=getattr(args, "max_bytes", Limits.max_bytes))
+                  max_bytes=args.max_bytes)
 
 
 def explore_from_args(args: argparse.Namespace) -> Exploration:

@@ -44,7 +44,7 @@ from ..content.metadata import FIELDS, front_matter, page_metadata
 from ..content.params import ContentParams
 from ..errors import ParameterError, ParseError
 from ..page.dom import Document, parse
-from ..page.files import unusable
+from ..page.files import stub_href, unusable
 from ..site.links import get_links
 from ..site.pool import most_similar, vocabulary
 from ..site.sources.http import USER_AGENT
@@ -231,9 +231,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
             continue
         reason = unusable(doc)
         if reason:
-            # an empty body with a meta refresh is a redirect stub as well
-            to = refresh_target(doc) if reason.startswith(("redirect stub", "empty page")) \
-                else None
+            to = refresh_target(doc) if stub_href(doc, reason) else None
             r.error = f"redirect stub (meta refresh to {to})" if to else reason
             continue
         r.title, r.metadata = page_meta(doc)

@@ -13,7 +13,7 @@ from ..errors import PageLoadError, ParseError
 from .dom import DEFAULT_MAX_BYTES, Document, parse
 
 __all__ = ["HTML_SUFFIXES", "MAX_REFRESH_HOPS", "html_files", "load_file", "read_page",
-           "real_path", "refresh_href", "unusable"]
+           "real_path", "refresh_href", "stub_href", "unusable"]
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
@@ -85,6 +85,15 @@ def refresh_href(doc: Document) -> str | None:
                 m = _REFRESH_URL.match(a.get("content", ""))
                 if m and not m.group(1).strip().isdigit():
                     return m.group(1).strip()
+    return None
+
+
+def stub_href(doc: Document, reason: str | None) -> str | None:
+    """The meta-refresh target (as written) of a page that :func:`unusable`
+    turned down for ``reason``, when it is a redirect stub, or an empty
+    body with a meta refresh (a stub as well); else None."""
+    if reason and reason.startswith(("redirect stub", "empty page")):
+        return refresh_href(doc)
     return None
 
 

@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 from ..errors import PageError, PageLoadError, ParameterError, ParseError
 from ..page.dom import Document, parse
-from ..page.files import MAX_REFRESH_HOPS, refresh_href, unusable
+from ..page.files import MAX_REFRESH_HOPS, stub_href, unusable
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
@@ -391,8 +391,7 @@ async def load_key(source: PageSource, url: str) -> tuple[Document | PageError, 
         reason = unusable(doc)
         if not reason:
             return doc, passed
-        # an empty body with a meta refresh is a redirect stub as well
-        href = refresh_href(doc) if reason.startswith(("redirect stub", "empty page")) else None
+        href = stub_href(doc, reason)
         target = urljoin(doc.url or at, href) if href else ""
         if not target or urlsplit(target).scheme not in ("http", "https", urlsplit(at).scheme):
             return PageError(url, f"its meta refresh to {at}: {reason}" if passed else reason), \
