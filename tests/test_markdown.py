@@ -15,12 +15,12 @@ from conftest import DATA
 
 from temex.content.extract import extract_content
 from temex.content.text import markdown_text
-from temex.page.dom import parse
+from temex.page.dom import Document, parse
 from temex.page.tokens import tokens
 
 GOLDEN = Path(__file__).parent / "golden"
 CONSTRUCTS = ["headings", "paragraphs", "lists", "table", "code", "emphasis", "links", "images",
-              "blockquote", "escaping"]
+              "blockquote", "escaping", "formulas"]
 PAGE_URL = "https://example.org/blog/post.html"
 
 
@@ -132,3 +132,42 @@ def test_the_main_content_keeps_a_highlighters_whitespace_tokens() -> None:
     content = extract_content(parse(html, url=PAGE_URL))
     assert "```\n* [First item](a.md)\n    * Second\n```" in content.markdown()
     assert "* [First item](a.md)" in content.text()
+
+
+def test_a_formula_is_written_once_as_its_tex_source() -> None:
+    """A KaTeX formula is a MathML ``<math>`` (its TeX in an annotation)
+    beside an ``aria-hidden`` rendering of itself; the main content's text
+    and Markdown say it once, as the TeX (``x2x^2x2`` before). A ``<math>``
+    the page hides (Wikipedia shows an image whose ``alt`` is the TeX)
+    changes nothing."""
+    katex = ("<span class='katex'><span class='katex-mathml'><math><semantics><mrow><msup>"
+             "<mi>x</mi><mn>2</mn></msup></mrow><annotation encoding='application/x-tex'>x^2"
+             "</annotation></semantics></math></span><span class='katex-html' aria-hidden='true'>"
+             "<span class='mord'>x</span><span class='msupsub'>2</span></span></span>")
+    hidden = ("<span><span style='display: none'><math><semantics><mi>r</mi><annotation "
+              "encoding='application/x-tex'>\\pi r^2</annotation></semantics></math></span>"
+              "<img src='/area.svg' alt='pi r squared'></span>")
+    html = (f"<html><body><article><h1>Squares and discs</h1><p>{'Numbers have squares. ' * 8}"
+            f"We write {katex} for the square of x.</p><p>{'A disc has an area. ' * 8}"
+            f"Its area is {hidden} for a radius r.</p></article></body></html>")
+    content = extract_content(parse(html, url=PAGE_URL))
+    text, md = content.text(), content.markdown()
+    assert "We write x^2 for the square of x." in text and "x2" not in text
+    assert "We write x^2 for the square of x." in md
+    assert "Its area is for a radius r." in text and "pi r^2" not in text
+    assert "pi r^2" not in md
+    # the hidden formula changes nothing: the keep mask is the one given
+    from temex.content.formulas import formula_keep
+
+    page = parse(f"<html><body><p>Its area is {hidden}.</p></body></html>")
+    keep = [not any(("style", "display: none") in page.attrs[a] for a in _ancestors(page, i))
+            for i in range(len(page))]
+    assert formula_keep(page, keep) is keep
+
+
+def _ancestors(doc: Document, i: int) -> list[int]:
+    out = []
+    while i >= 0:
+        out.append(i)
+        i = doc.parent[i]
+    return out

@@ -13,7 +13,9 @@ layout tables stay paragraphs), fenced code blocks (language from
 ``class="language-x"``/``lang-x`` on ``pre`` or its ``code``), inline code,
 emphasis, links and images made absolute against the page URL or its
 ``<base>`` (``javascript:`` links dropped, their text kept; images without
-alt text, ``role=presentation`` or ``aria-hidden`` dropped), block quotes.
+alt text, ``role=presentation`` or ``aria-hidden`` dropped), block quotes,
+formulas once as their TeX source where the page gives it
+(:mod:`.formulas`).
 Markdown special characters in text are backslash-escaped. The words are the
 words of the text output (the round-trip test checks it on shared pages).
 """
@@ -29,6 +31,7 @@ from ..page import kernel
 from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
 from ..page.walk import event_list, events
+from .formulas import formula_keep
 from .metadata import base_url
 
 __all__ = ["events", "markdown_text", "text_lines"]
@@ -55,6 +58,7 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
     if markdown:
         md = markdown_text(doc, keep)
         return [md] if md else []
+    keep = formula_keep(doc, keep)
     k = kernel.get()
     address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
     if address is not None:  # the same walk and lines, compiled
@@ -465,6 +469,7 @@ def markdown_text(doc: Document, keep: list[bool]) -> str:
     """The text of the elements with ``keep[i]`` as Markdown (see the module
     docstring); links and images resolved against the page's ``<base>`` or
     URL. The same words as :func:`text_lines` without ``markdown``. O(n)."""
+    keep = formula_keep(doc, keep)
     k = kernel.get()
     address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
     if address is not None:  # the same writer, compiled, in the same walk
