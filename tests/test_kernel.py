@@ -149,6 +149,30 @@ def test_kernel_and_pure_path_give_the_same_content(data_dir: Path,
 
 
 @needs_kernel
+def test_kernel_and_pure_path_hide_the_same_elements(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The blocks of a page of hidden elements, dialogs, popovers and tab
+    panels are the same on both paths."""
+    from test_content import TABS_PAGE
+
+    from temex.page.blocks import page_blocks
+    from temex.page.dom import parse as parse_page
+
+    html = TABS_PAGE.replace("</main>", "<dialog><p>closed</p></dialog><dialog open><p>open</p>"
+                             "</dialog><div role=dialog aria-modal=true><p>modal</p></div>"
+                             "<div hidden id='S:1'><p>streamed</p></div></main>")
+
+    def blocks() -> tuple[list[int], list[str]]:
+        b = page_blocks(parse_page(html))
+        return b.node, b.joined
+
+    fast = blocks()
+    with monkeypatch.context() as m:
+        m.setattr(kernel, "_state", _pure())
+        assert blocks() == fast
+    assert "open" in fast[1] and "streamed" in fast[1] and "closed" not in fast[1]
+
+
+@needs_kernel
 def test_batch_rows_and_templates_are_the_pure_paths(data_dir: Path, tmp_path: Path) -> None:
     """``temex batch`` through the CLI, once with the kernel and once with
     ``TEMEX_KERNEL=0``: byte-identical rows (content, Markdown, metadata,

@@ -632,13 +632,15 @@ def tag_flags(list tag, frozenset block, frozenset ignored, frozenset hidden):
 
 
 cdef inline bint _invisible(tuple attrs, str id_, bint dialog) except -1:
-    # temex.page.blocks._invisible (streamed_segment: the id; dialog: the tag)
+    # temex.page.blocks._invisible (streamed_segment: the id; dialog: the tag;
+    # panel: tab_panel)
     if dialog and not any(k == "open" for k, _ in attrs):
         return True
+    cdef bint panel = any(k == "role" and "tabpanel" in v.lower().split() for k, v in attrs)
     for k, v in attrs:
-        if k == "hidden":
+        if k == "hidden" and not panel:
             return not (id_.startswith("S:") and id_[2:].isdigit())
-        if k == "style" and "none" in v:
+        if k == "style" and "none" in v and not panel:
             s = v.replace(" ", "").lower()
             if "display:none" in s or "visibility:hidden" in s:
                 return True

@@ -309,22 +309,37 @@ def _invisible(doc: Document, i: int) -> bool:
     covers the page when opened: policies, sign-in, newsletter, cookie
     consent), and a ``<dialog>`` without ``open`` (browsers do not render
     it, WHATWG HTML 4.11.3). A streamed segment is not hidden
-    (:func:`streamed_segment`)."""
+    (:func:`streamed_segment`), nor a tab panel by ``hidden`` or its
+    style (:func:`tab_panel`)."""
     a = doc.attrs[i]
     if doc.tag[i] == "dialog" and not any(k == "open" for k, _ in a):
         return True
     if not a:
         return False
+    panel = tab_panel(a)
     for k, v in a:
-        if k == "hidden":
+        if k == "hidden" and not panel:
             return not streamed_segment(doc.id[i])
-        if k == "style" and "none" in v:
+        if k == "style" and "none" in v and not panel:
             s = v.replace(" ", "").lower()
             if "display:none" in s or "visibility:hidden" in s:
                 return True
         if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
             return True
     return False
+
+
+def tab_panel(attrs: tuple[tuple[str, str], ...]) -> bool:
+    """Whether an element of these attributes is a tab panel
+    (``role="tabpanel"``, WAI-ARIA 1.2: "a container for the resources
+    associated with a tab"). A page of tabs shows one panel and hides the
+    others with ``hidden`` or ``display:none`` (the ARIA Authoring
+    Practices' tabs pattern) until their tab is chosen; they are the page's
+    content one click away, as the panels of a stylesheet's tabs
+    (Bootstrap's ``.tab-pane``), which no markup hides, are read already: a
+    quickstart's code in eight languages, a product's details beside its
+    description."""
+    return any(k == "role" and "tabpanel" in v.lower().split() for k, v in attrs)
 
 
 def streamed_segment(id_: str) -> bool:
