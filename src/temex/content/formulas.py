@@ -22,7 +22,8 @@ an image whose ``alt`` is the TeX) changes nothing. No library class is
 named: the markup's own statements (MathML's annotation, ARIA's hiding).
 
 Cost: one membership test of the page's tags when it has no ``<math>``
-(most pages); else O(size of each formula and its two ancestors' children).
+(most pages); else O(n): each formula's subtree once, each parent's
+children once.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def formula_keep(doc: Document, keep: list[bool]) -> list[bool]:
         return keep
     size, parent, children, attrs = doc.size, doc.parent, doc.children, doc.attrs
     out = keep
+    seen: set[int] = set()  # parents whose children were looked at: O(n) in all
     for m in [i for i, t in enumerate(tag) if t == "math"]:
         end = m + size[m]
         if not any(out[m:end]):
@@ -62,8 +64,10 @@ def formula_keep(doc: Document, keep: list[bool]) -> list[bool]:
             p = parent[node]
             if p < 0:
                 break
-            for c in children[p]:
-                if c != node and ("aria-hidden", "true") in attrs[c]:
-                    out[c:c + size[c]] = [False] * size[c]
+            if p not in seen:
+                seen.add(p)
+                for c in children[p]:
+                    if ("aria-hidden", "true") in attrs[c] and not c <= m < c + size[c]:
+                        out[c:c + size[c]] = [False] * size[c]
             node = p
     return out
