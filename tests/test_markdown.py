@@ -137,7 +137,8 @@ def test_the_main_content_keeps_a_highlighters_whitespace_tokens() -> None:
 def test_a_formula_is_written_once_as_its_tex_source() -> None:
     """A KaTeX formula is a MathML ``<math>`` (its TeX in an annotation)
     beside an ``aria-hidden`` rendering of itself; the main content's text
-    and Markdown say it once, as the TeX (``x2x^2x2`` before). A ``<math>``
+    and Markdown say it once, as the TeX (``x2x^2x2`` before), between
+    ``$`` marks in Markdown. A ``<math>``
     the page hides (Wikipedia shows an image whose ``alt`` is the TeX)
     changes nothing."""
     katex = ("<span class='katex'><span class='katex-mathml'><math><semantics><mrow><msup>"
@@ -153,7 +154,7 @@ def test_a_formula_is_written_once_as_its_tex_source() -> None:
     content = extract_content(parse(html, url=PAGE_URL))
     text, md = content.text(), content.markdown()
     assert "We write x^2 for the square of x." in text and "x2" not in text
-    assert "We write x^2 for the square of x." in md
+    assert "We write $x^2$ for the square of x." in md
     assert "Its area is for a radius r." in text and "pi r^2" not in text
     assert "pi r^2" not in md
     # the hidden formula changes nothing: the keep mask is the one given

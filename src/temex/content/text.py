@@ -15,7 +15,7 @@ emphasis, links and images made absolute against the page URL or its
 ``<base>`` (``javascript:`` links dropped, their text kept; images without
 alt text, ``role=presentation`` or ``aria-hidden`` dropped), block quotes,
 formulas once as their TeX source where the page gives it
-(:mod:`.formulas`).
+(:mod:`.formulas`; in Markdown between ``$`` or ``$$`` marks, unescaped).
 Markdown special characters in text are backslash-escaped. The words are the
 words of the text output (the round-trip test checks it on shared pages).
 """
@@ -113,7 +113,8 @@ _TABLE_PARTS = frozenset({"tbody", "thead", "tfoot", "tr", "td", "th"})
 #: pushed by ``_CODE``/``_EMPHASIS``/``a`` alone), so the kernel's walk leaves
 #: them out.
 _MARKDOWN_TAGS = (BLOCK_TAGS | _HEADINGS | _TABLE_PARTS | _CODE | frozenset(_EMPHASIS)
-                  | frozenset({"a", "img", "br", "ul", "ol", "li", "blockquote", "pre", "table"}))
+                  | frozenset({"a", "img", "br", "ul", "ol", "li", "blockquote", "pre", "table",
+                               "annotation"}))
 _ESCAPED = frozenset("\\`*_[]<|")
 _ESCAPE = re.compile(r"([\\`*_\[\]<])")
 _ESCAPE_TABLE = re.compile(r"([\\`*_\[\]<|])")
@@ -180,6 +181,20 @@ def _wrap_code(inner: str) -> str:
     fence = "`" * (max(runs) + 1 if runs else 1)
     pad = " " if inner.startswith("`") or inner.endswith("`") else ""
     return f"{fence}{pad}{inner}{pad}{fence}"
+
+
+def _tex_mark(doc: Document, i: int) -> str:
+    """The Markdown delimiter of the formula whose TeX source the
+    ``annotation`` element ``i`` holds (:mod:`.formulas`): ``$$`` where its
+    ``<math>`` is a display formula (``display="block"``), else ``$``; ""
+    for an annotation in another notation."""
+    if "tex" not in dict(doc.attrs[i]).get("encoding", "").lower():
+        return ""
+    m = doc.parent[i]
+    while m >= 0 and doc.tag[m] != "math":
+        m = doc.parent[m]
+    block = m >= 0 and dict(doc.attrs[m]).get("display", "").strip().lower() == "block"
+    return "$$" if block else "$"
 
 
 def _outside_ws(inner: str, mark_open: str, mark_close: str) -> str:
@@ -335,6 +350,9 @@ class _Markdown:
         elif tag in _CODE:
             self.code += 1
             self.inline.append((i, len(self.cur)))
+        elif tag == "annotation" and self.table < 0 and _tex_mark(doc, i):
+            self.code += 1  # TeX is written as it is, between $ marks
+            self.inline.append((i, len(self.cur)))
         elif tag in _EMPHASIS or tag == "a":
             self.inline.append((i, len(self.cur)))
         elif tag == "img" and not self.code and (self.keep[i] or self.keep[doc.parent[i]]):
@@ -397,13 +415,16 @@ class _Markdown:
     def _close_inline(self, i: int) -> None:
         _, start = self.inline.pop()
         tag = self.doc.tag[i]
-        if tag in _CODE:
+        if tag in _CODE or tag == "annotation":
             self.code -= 1
         if start < 0:
             return
         inner = "".join(self.cur[start:])
         del self.cur[start:]
-        if tag in _CODE:
+        if tag == "annotation":
+            mark = _tex_mark(self.doc, i)
+            out = _outside_ws(inner, mark, mark)
+        elif tag in _CODE:
             core = " ".join(inner.split())
             out = _outside_ws(inner, "", "").replace(inner.strip(), _wrap_code(core)) if core else inner
         elif tag == "a" and not self.code:  # markup in a code span is literal

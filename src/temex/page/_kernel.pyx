@@ -1707,6 +1707,9 @@ cdef class _Markdown:
         elif tag in self.code_tags:
             self.code += 1
             self.inline.append((i, len(self.cur)))
+        elif tag == "annotation" and self.table < 0 and self.m._tex_mark(self.doc, i):
+            self.code += 1  # TeX is written as it is, between $ marks
+            self.inline.append((i, len(self.cur)))
         elif tag in self.emphasis or tag == "a":
             self.inline.append((i, len(self.cur)))
         elif tag == "img" and not self.code and (
@@ -1775,13 +1778,16 @@ cdef class _Markdown:
         _, start = self.inline.pop()
         cdef str tag = self.tag[i]
         m = self.m
-        if tag in self.code_tags:
+        if tag in self.code_tags or tag == "annotation":
             self.code -= 1
         if start < 0:
             return 0
         inner = "".join(self.cur[start:])
         del self.cur[start:]
-        if tag in self.code_tags:
+        if tag == "annotation":
+            mark = m._tex_mark(self.doc, i)
+            out = m._outside_ws(inner, mark, mark)
+        elif tag in self.code_tags:
             core = " ".join(inner.split())
             out = (m._outside_ws(inner, "", "").replace(inner.strip(), m._wrap_code(core))
                    if core else inner)
