@@ -15,7 +15,8 @@ emphasis, links and images made absolute against the page URL or its
 ``<base>`` (``javascript:`` links dropped, their text kept; images without
 alt text, ``role=presentation`` or ``aria-hidden`` dropped), block quotes,
 formulas once as their TeX source where the page gives it
-(:mod:`.formulas`; in Markdown between ``$`` or ``$$`` marks, unescaped).
+(:mod:`.formulas`; in Markdown between ``$`` or ``$$`` marks, unescaped, as is
+TeX between MathJax's ``\\(...\\)`` and ``\\[...\\]``).
 Markdown special characters in text are backslash-escaped. The words are the
 words of the text output (the round-trip test checks it on shared pages).
 """
@@ -118,6 +119,10 @@ _MARKDOWN_TAGS = (BLOCK_TAGS | _HEADINGS | _TABLE_PARTS | _CODE | frozenset(_EMP
 _ESCAPED = frozenset("\\`*_[]<|")
 _ESCAPE = re.compile(r"([\\`*_\[\]<])")
 _ESCAPE_TABLE = re.compile(r"([\\`*_\[\]<|])")
+#: TeX between MathJax's default delimiters (and KaTeX auto-render's):
+#: ``\(...\)`` inline, ``\[...\]`` display; the browser renders it, the page's
+#: text holds the source (Sphinx, MkDocs' arithmatex, Jupyter Book, blogs).
+_TEX_SPAN = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
 _LINE_START = re.compile(r"^(\s*)(?:([#>+=~-])|(\d{1,9})([.)]))(?=\s|$)")
 _LANG = re.compile(r"^(?:language|lang)-([\w#+.-]+)$")
 _HIGHLIGHT = re.compile(r"^highlight-(?:source-)?([\w#+.-]+)$")
@@ -183,6 +188,22 @@ def _wrap_code(inner: str) -> str:
     return f"{fence}{pad}{inner}{pad}{fence}"
 
 
+def _escape(value: str, table: bool) -> str:
+    """Text with Markdown's special characters backslash-escaped (``|`` too in
+    a table), except TeX between MathJax's delimiters (:data:`_TEX_SPAN`),
+    written as it is between ``$`` marks (``$$`` for display): ``\\(x^2\\)``
+    is ``$x^2$``, not ``\\\\(x^2\\\\)``."""
+    if table or ("\\(" not in value and "\\[" not in value):
+        return (_ESCAPE_TABLE if table else _ESCAPE).sub(r"\\\1", value)
+    out, at = [], 0
+    for m in _TEX_SPAN.finditer(value):
+        out.append(_ESCAPE.sub(r"\\\1", value[at:m.start()]))
+        out.append(f"${m.group(1)}$" if m.group(1) is not None else f"$${m.group(2)}$$")
+        at = m.end()
+    out.append(_ESCAPE.sub(r"\\\1", value[at:]))
+    return "".join(out)
+
+
 def _tex_mark(doc: Document, i: int) -> str:
     """The Markdown delimiter of the formula whose TeX source the
     ``annotation`` element ``i`` holds (:mod:`.formulas`): ``$$`` where its
@@ -236,7 +257,7 @@ class _Markdown:
             self.cur.append(value)
         else:
             if not _ESCAPED.isdisjoint(value):  # most text has nothing to escape
-                value = (_ESCAPE_TABLE if self.table >= 0 else _ESCAPE).sub(r"\\\1", value)
+                value = _escape(value, self.table >= 0)
             if not self.started:
                 value = _LINE_START.sub(self._escape_start, value, count=1)
             self.cur.append(value)

@@ -1554,7 +1554,7 @@ cdef class _Markdown:
     cdef Py_ssize_t pre, inline_start, code, heading, table, cell
     cdef frozenset block_tags, headings, table_parts, code_tags, escaped
     cdef dict emphasis
-    cdef object escape_re, escape_table_re, line_start_re, escape_start
+    cdef object line_start_re, escape_start
 
     def __init__(self, object doc, bytes keep, object m):
         cdef Py_ssize_t i, n = len(doc)
@@ -1576,7 +1576,6 @@ cdef class _Markdown:
         self.block_tags, self.headings = m.BLOCK_TAGS, m._HEADINGS
         self.table_parts, self.code_tags, self.escaped = m._TABLE_PARTS, m._CODE, m._ESCAPED
         self.emphasis = m._EMPHASIS
-        self.escape_re, self.escape_table_re = m._ESCAPE, m._ESCAPE_TABLE
         self.line_start_re = m._LINE_START
         self.escape_start = m._Markdown._escape_start
 
@@ -1586,8 +1585,7 @@ cdef class _Markdown:
             self.cur.append(value)
         else:
             if _escapable(value):  # most text has nothing to escape
-                value = (self.escape_table_re if self.table >= 0 else self.escape_re).sub(
-                    r"\\\1", value)
+                value = self.m._escape(value, self.table >= 0)
             if not self.started:
                 value = self.line_start_re.sub(self.escape_start, value, count=1)
             self.cur.append(value)
