@@ -631,18 +631,25 @@ def tag_flags(list tag, frozenset block, frozenset ignored, frozenset hidden):
     return bytes(out)
 
 
+cdef bint _tab_panel(tuple attrs) except -1:
+    # temex.page.blocks.tab_panel
+    for k, v in attrs:
+        if k == "role" and "tabpanel" in (<str> v).lower().split():
+            return True
+    return False
+
+
 cdef inline bint _invisible(tuple attrs, str id_, bint dialog) except -1:
     # temex.page.blocks._invisible (streamed_segment: the id; dialog: the tag;
-    # panel: tab_panel)
+    # _tab_panel: tab_panel)
     if dialog and not any(k == "open" for k, _ in attrs):
         return True
-    cdef bint panel = any(k == "role" and "tabpanel" in v.lower().split() for k, v in attrs)
     for k, v in attrs:
-        if k == "hidden" and not panel:
+        if k == "hidden" and not _tab_panel(attrs):
             return not (id_.startswith("S:") and id_[2:].isdigit())
-        if k == "style" and "none" in v and not panel:
+        if k == "style" and "none" in v:
             s = v.replace(" ", "").lower()
-            if "display:none" in s or "visibility:hidden" in s:
+            if ("display:none" in s or "visibility:hidden" in s) and not _tab_panel(attrs):
                 return True
         if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
             return True

@@ -316,13 +316,12 @@ def _invisible(doc: Document, i: int) -> bool:
         return True
     if not a:
         return False
-    panel = tab_panel(a)
     for k, v in a:
-        if k == "hidden" and not panel:
+        if k == "hidden" and not tab_panel(a):
             return not streamed_segment(doc.id[i])
-        if k == "style" and "none" in v and not panel:
+        if k == "style" and "none" in v:
             s = v.replace(" ", "").lower()
-            if "display:none" in s or "visibility:hidden" in s:
+            if ("display:none" in s or "visibility:hidden" in s) and not tab_panel(a):
                 return True
         if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
             return True
