@@ -52,7 +52,7 @@ from ..template.detectors.vote import VoteDetector
 from ..template.saved import SavedTemplate
 from ..template.site_index import SiteIndex
 from .dedupe import find_duplicates
-from .fetch import body_path, refresh_target
+from .fetch import body_path
 from .options import CrawlOptions
 from .report import is_redirect, outcome_counts
 from .state import CrawlState, PageRow
@@ -231,7 +231,8 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
             continue
         reason = unusable(doc)
         if reason:
-            to = refresh_target(doc) if stub_href(doc, reason) else None
+            href = stub_href(doc, reason)  # read once: its canonical URL is the target
+            to = canonical(href, doc.url) if href else None
             r.error = f"redirect stub (meta refresh to {to})" if to else reason
             continue
         r.title, r.metadata = page_meta(doc)
