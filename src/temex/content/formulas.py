@@ -30,10 +30,16 @@ from __future__ import annotations
 
 from ..page.dom import Document
 
-__all__ = ["formula_keep"]
+__all__ = ["formula_keep", "tex_annotation"]
 
 #: Ancestors of a ``<math>`` whose other children may be its rendering.
 RENDERING_LEVELS = 2
+
+
+def tex_annotation(doc: Document, i: int) -> bool:
+    """Whether element ``i`` is an ``annotation`` whose ``encoding`` names
+    TeX (``application/x-tex``, ``TeX``, ``application/x-latex``)."""
+    return doc.tag[i] == "annotation" and "tex" in dict(doc.attrs[i]).get("encoding", "").lower()
 
 
 def formula_keep(doc: Document, keep: list[bool]) -> list[bool]:
@@ -54,8 +60,7 @@ def formula_keep(doc: Document, keep: list[bool]) -> list[bool]:
         if out is keep:
             out = list(keep)
         tex = next((j for j in range(m + 1, end)
-                    if tag[j] == "annotation" and doc.text[j].strip()
-                    and "tex" in dict(attrs[j]).get("encoding", "").lower()), -1)
+                    if tex_annotation(doc, j) and doc.text[j].strip()), -1)
         if tex >= 0:
             for j in range(m + 1, end):
                 out[j] = j == tex

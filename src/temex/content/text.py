@@ -32,7 +32,7 @@ from ..page import kernel
 from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
 from ..page.walk import event_list, events
-from .formulas import formula_keep
+from .formulas import formula_keep, tex_annotation
 from .metadata import base_url
 
 __all__ = ["events", "markdown_text", "text_lines"]
@@ -209,7 +209,7 @@ def _tex_mark(doc: Document, i: int) -> str:
     ``annotation`` element ``i`` holds (:mod:`.formulas`): ``$$`` where its
     ``<math>`` is a display formula (``display="block"``), else ``$``; ""
     for an annotation in another notation."""
-    if "tex" not in dict(doc.attrs[i]).get("encoding", "").lower():
+    if not tex_annotation(doc, i):
         return ""
     m = doc.parent[i]
     while m >= 0 and doc.tag[m] != "math":
