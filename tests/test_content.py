@@ -1520,3 +1520,30 @@ def test_a_headings_anchor_id_names_no_part_of_the_page() -> None:
         before = named_subtrees(doc, bl, good)
         assert all(before[bl.node[texts.index(t)]] for t in kept)
     assert _negative_words("literate-nav-syntax", ())  # the word the rule reads
+
+
+def test_a_text_free_inline_element_is_the_space_between_its_words() -> None:
+    """An inline element without text or elements inside (``<span> </span>``,
+    ``<b> </b>``) belongs to no block; directly in a kept element it is
+    kept, so that its whitespace still parts the words around it: Sphinx
+    writes a C signature as ``<span>int</span><span class="w"> </span>
+    <span>foo</span>``, and a 2025 help page (wceb2025's bcbsok.com page)
+    links "the <a>Apple App Store</a>" with the space in a span of its own.
+    Both writers, with and without the compiled kernel (tests/test_kernel.py
+    compares them)."""
+    html = ("<html><body><article><h1>Coroutine objects</h1><p>Coroutine objects are what "
+            "functions declared with an async keyword return, in every version.</p>"
+            "<dl><dt><span>int</span><span class='w'> </span><span>PyCoro_CheckExact</span>"
+            "(<em>ob</em>)</dt><dd><p>Return true if its type is right<b> </b>and never fails "
+            "at all.</p></dd></dl><p><code>a</code><span> </span><code>b</code> are two of "
+            "them here.</p></article></body></html>")
+    content = extract_content(parse(html))
+    text = content.text()
+    assert "int PyCoro_CheckExact(ob)" in text
+    assert "right and never" in text and "a b are two" in text
+    assert "`a` `b` are two" in content.markdown()
+    doc, gold = _wceb2025_page("bcbsok.com/0344")
+    text = extract_content(doc).text()
+    assert "makes iPhones" in text and "the Apple App Store" in text
+    assert "makesiPhones" not in text
+

@@ -23,6 +23,13 @@ from .text import markdown_text, text_lines
 
 __all__ = ["Content"]
 
+#: Inline (phrasing) elements: one without text or elements inside, directly
+#: in a kept element, is the space between its words, or nothing
+#: (:meth:`Content.keep_mask`).
+_SPACERS = frozenset({"span", "font", "a", "b", "strong", "i", "em", "u", "s", "small", "big",
+                      "code", "tt", "kbd", "samp", "var", "sub", "sup", "mark", "abbr", "cite",
+                      "q", "dfn", "ins", "del", "label", "time", "nobr", "bdi", "bdo", "data"})
+
 
 @dataclass
 class Content:
@@ -80,10 +87,18 @@ class Content:
         for i in range(len(doc)):
             if holds[i] and not keep[i] and not text[i]:
                 keep[i] = True
+        tag, size = doc.tag, doc.size
+        # a text-free span directly in a kept element is its whitespace: the
+        # space of Sphinx's signatures and of highlighted inline code
+        # (<span>int</span><span class="w"> </span><span>foo</span>) belongs to
+        # no block, and the words around it were written as one ("intfoo")
+        for i in range(len(doc)):
+            if (not keep[i] and size[i] == 1 and not text[i] and tag[i] in _SPACERS
+                    and parent[i] >= 0 and keep[parent[i]]):
+                keep[i] = True
         # inside a kept <pre> every element without visible text is kept too:
         # a highlighter's whitespace tokens (Pygments' <span class="w"> </span>)
         # hold no kept element, and the code lost its spaces ("*[First item]")
-        tag, size = doc.tag, doc.size
         for i in [i for i, t in enumerate(tag) if t == "pre"]:
             if keep[i] or holds[i]:
                 for j in range(i + 1, i + size[i]):
