@@ -1547,3 +1547,33 @@ def test_a_text_free_inline_element_is_the_space_between_its_words() -> None:
     assert "makes iPhones" in text and "the Apple App Store" in text
     assert "makesiPhones" not in text
 
+
+def test_permalinks_are_left_out_of_text_and_markdown() -> None:
+    """A heading's or an entry's link to itself (Sphinx's and MkDocs' ``¶``,
+    Docusaurus' zero-width link, an icon font's glyph, Haddock's ``#``) is
+    not written: an ``<a>`` pointing at the fragment of an element within
+    three levels above it, whose text holds no letter or digit. A link to its own section
+    that says something, and a symbol linking elsewhere, stay. Real pages:
+    wceb2025's Ansible (icon glyph) and Docusaurus (zero-width) documentation."""
+    html = ("<html><body><article><section id='usage'><h1>Usage of the tool"
+            "<a class='headerlink' href='#usage'>\u00b6</a></h1><p>The tool reads a page and "
+            "writes its text, and this paragraph says so at length.</p>"
+            "<dl><dt id='c.run'><span>int</span><span> </span><span>run</span>()"
+            "<a href='#c.run'>\u00b6</a></dt><dd><p>Runs it, every time it is asked to run "
+            "<a href='#other'>\u00a7</a>.</p></dd></dl>"
+            "<p><span>data</span> <a id='t:Maybe'>Maybe</a> a <a href='#t:Maybe'>#</a> holds "
+            "an optional value; the type is used where a value may be missing.</p>"
+            "<h2 id='next'>Next steps<a href='#next'>\u200b</a></h2><p>More text of the page "
+            "follows here, <a href='#usage'>back to usage</a>.</p></section></article>"
+            "<p id='other'>x</p></body></html>")
+    content = extract_content(parse(html))
+    md = content.markdown()
+    assert "# Usage of the tool\n" in md and "int run()\n" in md and "## Next steps\n" in md
+    assert "data Maybe a holds" in md
+    assert "\u00b6" not in md and "\u200b" not in md and "\u00b6" not in content.text()
+    assert "[back to usage](#usage)" in md and "[\u00a7](#other)" in md
+    for page, heading in (("ansible.com/0687", "# Ansible playbooks\n"),
+                          ("docusaurus.io/0675", "## Fast Track \u23f1\ufe0f\n")):
+        doc, _ = _wceb2025_page(page)
+        md = extract_content(doc).markdown()
+        assert heading in md and "[](#" not in md and "[\u200b](#" not in md

@@ -33,6 +33,7 @@ from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
 from ..page.walk import event_list, events
 from .formulas import formula_keep, tex_annotation
+from .permalinks import permalink_keep
 from .metadata import base_url
 
 __all__ = ["events", "markdown_text", "text_lines"]
@@ -59,7 +60,7 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
     if markdown:
         md = markdown_text(doc, keep)
         return [md] if md else []
-    keep = formula_keep(doc, keep)
+    keep = permalink_keep(doc, formula_keep(doc, keep))
     k = kernel.get()
     address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
     if address is not None:  # the same walk and lines, compiled
@@ -511,7 +512,7 @@ def markdown_text(doc: Document, keep: list[bool]) -> str:
     """The text of the elements with ``keep[i]`` as Markdown (see the module
     docstring); links and images resolved against the page's ``<base>`` or
     URL. The same words as :func:`text_lines` without ``markdown``. O(n)."""
-    keep = formula_keep(doc, keep)
+    keep = permalink_keep(doc, formula_keep(doc, keep))
     k = kernel.get()
     address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
     if address is not None:  # the same writer, compiled, in the same walk

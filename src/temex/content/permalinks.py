@@ -1,0 +1,86 @@
+"""Permalinks in the text and Markdown outputs: left out.
+
+Idea: documentation and blog generators give each heading (and each API
+entry) a link to itself, for readers who want to copy its address: Sphinx
+and MkDocs write ``<h2>Usage<a class="headerlink" href="#usage">¶</a></h2>``
+inside ``<section id="usage">``, Docusaurus a zero-width ``<a
+class="hash-link" href="#usage">``, others a ``#`` or ``§``. Read as text,
+every heading and signature then ends in a pilcrow ("Coroutine Objects¶",
+``# Usage[¶](#usage)`` in Markdown). Such a link is recognised by what it
+says and where it points, not by a generator's class names: an ``<a>``
+whose ``href`` is the fragment of an element near it (the heading or entry
+around it, its section a few levels up, or the entry's name beside it, as
+Haddock writes ``<a id="t:Maybe">Maybe</a> ... <a href="#t:Maybe">#</a>``)
+and whose text holds no letter or digit. A link to the page's own section
+that says something ("Back to top", "see Usage") is left as it is.
+
+Cost: a scan of the page's tags (``list.index``, in C) for ``<a>``, the kept
+ones' ``href`` read; the ids of the page mapped once where a candidate
+(a kept ``#`` link without a letter or digit) is found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..page.dom import Document
+
+__all__ = ["permalink_keep", "permalinks"]
+
+#: Levels above a link within which the element it points to lies: the
+#: heading itself (MkDocs, Docusaurus), its section (Sphinx: ``section > h2 >
+#: a``), the entry's name beside it (Haddock: ``p > (a#t:Maybe, a.selflink)``).
+LEVELS = 3
+
+
+def _indices(items: list[str], value: str) -> list[int]:
+    """The positions of ``value`` in ``items`` (``list.index``'s scan, in C)."""
+    out, i = [], -1
+    try:
+        while True:
+            i = items.index(value, i + 1)
+            out.append(i)
+    except ValueError:
+        return out
+
+
+def permalinks(doc: Document, among: Sequence[bool] | None = None) -> list[int]:
+    """The elements of ``doc`` that are permalinks (module docstring); with
+    ``among`` (one flag per element), those flagged only."""
+    out: list[int] = []
+    attrs, parent, size, text = doc.attrs, doc.parent, doc.size, doc.text
+    where: dict[str, int] | None = None  # element by id, made at the first candidate
+    for i in _indices(doc.tag, "a"):
+        if among is not None and not among[i]:
+            continue
+        href = next((v for n, v in attrs[i] if n == "href"), "").strip()
+        if len(href) < 2 or href[0] != "#" or any(
+                ch.isalnum() for j in range(i, i + size[i]) for ch in text[j]):
+            continue
+        if where is None:
+            where = {}
+            for k, x in enumerate(doc.id):
+                if x:
+                    where.setdefault(x, k)
+        target = where.get(href[1:], -1)
+        p = parent[i]
+        for _ in range(LEVELS):
+            if target < 0 or p < 0:
+                break
+            if p <= target < p + size[p]:
+                out.append(i)
+                break
+            p = parent[p]
+    return out
+
+
+def permalink_keep(doc: Document, keep: list[bool]) -> list[bool]:
+    """``keep`` (one flag per element: its own text is written) without the
+    permalinks' subtrees. A new list when anything changes, else ``keep``."""
+    out = keep
+    size = doc.size
+    for i in permalinks(doc, keep):  # a permalink's text is its own: kept with it
+        if out is keep:
+            out = list(keep)
+        out[i:i + size[i]] = [False] * size[i]
+    return out
