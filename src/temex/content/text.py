@@ -144,6 +144,26 @@ def _url(base: str, href: str) -> str:
     return href.replace(" ", "%20").replace("(", "%28").replace(")", "%29").replace("<", "%3C")
 
 
+#: Attributes where lazy-loading scripts keep an image's address until it is
+#: shown (lazysizes, WordPress plugins, jQuery Lazy Load): ``src`` holds a
+#: placeholder until then.
+_LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-srcset", "data-lazy-srcset")
+
+
+def _image_src(a: dict[str, str]) -> str:
+    """The address of an image with attributes ``a``: a lazy loader's
+    (:data:`_LAZY_SOURCES`), else ``src``, else the first of ``srcset``;
+    never a ``data:`` URL (a placeholder). A ``srcset`` value's first
+    candidate is its URL before the width or density."""
+    for name in (*_LAZY_SOURCES, "src", "srcset"):
+        value = a.get(name, "").strip()
+        if name.endswith("srcset"):
+            value = value.split(",")[0].strip().split(" ")[0] if value else ""
+        if value and not value.startswith("data:"):
+            return value
+    return ""
+
+
 def _code_lang(doc: Document, i: int) -> str:
     """Language of a ``pre`` from ``language-x``/``lang-x`` on it or on a
     ``code`` inside it, else on the two elements above it, where Pygments'
@@ -387,10 +407,8 @@ class _Markdown:
         if (not alt or a.get("role", "").lower() in ("presentation", "none")
                 or a.get("aria-hidden", "").lower() == "true"):
             return
-        src = a.get("src", "").strip()
-        if not src or src.startswith("data:"):
-            src = a.get("data-src", "").strip()
-        if not src or src.startswith("data:"):
+        src = _image_src(a)
+        if not src:
             return
         alt = re.sub(r"([\\\[\]])", r"\\\1", alt)
         self.cur.append(f"![{alt}]({_url(self.base, src)})")

@@ -1729,10 +1729,8 @@ cdef class _Markdown:
         if (not alt or a.get("role", "").lower() in ("presentation", "none")
                 or a.get("aria-hidden", "").lower() == "true"):
             return 0
-        src = a.get("src", "").strip()
-        if not src or src.startswith("data:"):
-            src = a.get("data-src", "").strip()
-        if not src or src.startswith("data:"):
+        src = self.m._image_src(a)
+        if not src:
             return 0
         alt = self.m.re.sub(r"([\\\[\]])", r"\\\1", alt)
         self.cur.append(f"![{alt}]({self.m._url(self.base, src)})")
