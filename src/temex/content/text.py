@@ -464,6 +464,8 @@ class _Markdown:
         if tag == "annotation":
             mark = _tex_mark(self.doc, i)
             out = _outside_ws(inner, mark, mark)
+        elif tag in _CODE and self.code:  # inside another code span: its marks say it
+            out = inner
         elif tag in _CODE:
             core = " ".join(inner.split())
             out = _outside_ws(inner, "", "").replace(inner.strip(), _wrap_code(core)) if core else inner

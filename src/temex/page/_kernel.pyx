@@ -1790,6 +1790,8 @@ cdef class _Markdown:
         if tag == "annotation":
             mark = m._tex_mark(self.doc, i)
             out = m._outside_ws(inner, mark, mark)
+        elif tag in self.code_tags and self.code:  # inside another code span
+            out = inner
         elif tag in self.code_tags:
             core = " ".join(inner.split())
             out = (m._outside_ws(inner, "", "").replace(inner.strip(), m._wrap_code(core))
