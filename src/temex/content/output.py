@@ -84,17 +84,17 @@ class Content:
             p = parent[i]
             if p >= 0 and (keep[i] or holds[i]):
                 holds[p] = True
-        for i in range(len(doc)):
-            if holds[i] and not keep[i] and not text[i]:
-                keep[i] = True
         tag, size = doc.tag, doc.size
-        # a text-free span directly in a kept element is its whitespace: the
-        # space of Sphinx's signatures and of highlighted inline code
-        # (<span>int</span><span class="w"> </span><span>foo</span>) belongs to
-        # no block, and the words around it were written as one ("intfoo")
+        # a text-free element that holds kept text is kept; so is a text-free
+        # inline leaf directly in a kept element: the space of Sphinx's signatures and of highlighted
+        # inline code (<span>int</span><span class="w"> </span><span>foo</span>)
+        # belongs to no block, and the words around it were written as one
+        # ("intfoo"). Pre-order: a parent's verdict is final before its children's.
         for i in range(len(doc)):
-            if (not keep[i] and size[i] == 1 and not text[i] and tag[i] in _SPACERS
-                    and parent[i] >= 0 and keep[parent[i]]):
+            if keep[i] or text[i]:
+                continue
+            p = parent[i]
+            if holds[i] or (size[i] == 1 and p >= 0 and keep[p] and tag[i] in _SPACERS):
                 keep[i] = True
         # inside a kept <pre> every element without visible text is kept too:
         # a highlighter's whitespace tokens (Pygments' <span class="w"> </span>)

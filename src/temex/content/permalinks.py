@@ -63,9 +63,11 @@ def permalinks(doc: Document, among: Sequence[bool] | None = None) -> list[int]:
                 if x:
                     where.setdefault(x, k)
         target = where.get(href[1:], -1)
+        if target < 0:
+            continue
         p = parent[i]
         for _ in range(LEVELS):
-            if target < 0 or p < 0:
+            if p < 0:
                 break
             if p <= target < p + size[p]:
                 out.append(i)

@@ -33,8 +33,8 @@ from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
 from ..page.walk import event_list, events
 from .formulas import formula_keep, tex_annotation
-from .permalinks import permalink_keep
 from .metadata import base_url
+from .permalinks import permalink_keep
 
 __all__ = ["events", "markdown_text", "text_lines"]
 
@@ -50,6 +50,12 @@ def _bare(doc: Document, keep: list[bool]) -> list[bool]:
     return bare
 
 
+def _written(doc: Document, keep: list[bool]) -> list[bool]:
+    """The keep mask both writers write: each formula once (:mod:`.formulas`),
+    no permalink (:mod:`.permalinks`)."""
+    return permalink_keep(doc, formula_keep(doc, keep))
+
+
 def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
     """Text of the elements with ``keep[i]`` (their own text nodes), in
     document order, one line per block element (paragraph, heading, list
@@ -60,7 +66,7 @@ def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:
     if markdown:
         md = markdown_text(doc, keep)
         return [md] if md else []
-    keep = permalink_keep(doc, formula_keep(doc, keep))
+    keep = _written(doc, keep)
     k = kernel.get()
     address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
     if address is not None:  # the same walk and lines, compiled
@@ -532,7 +538,7 @@ def markdown_text(doc: Document, keep: list[bool]) -> str:
     """The text of the elements with ``keep[i]`` as Markdown (see the module
     docstring); links and images resolved against the page's ``<base>`` or
     URL. The same words as :func:`text_lines` without ``markdown``. O(n)."""
-    keep = permalink_keep(doc, formula_keep(doc, keep))
+    keep = _written(doc, keep)
     k = kernel.get()
     address = doc.address(doc.body) if k is not None and doc.body >= 0 else None
     if address is not None:  # the same writer, compiled, in the same walk
