@@ -12,7 +12,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from temex.page.dom import IGNORED_TAGS, children_reversed, decode_html
+from temex.page.dom import IGNORED_TAGS, SCRIPTING, children_reversed, decode_html
 
 _WS = re.compile(r"\s+")
 
@@ -23,7 +23,7 @@ FIELDS = ("tag", "id", "classes", "attrs", "parent", "children", "depth", "posit
 def reference_arrays(html: bytes | str) -> dict[str, Any]:
     """The arrays the old builder made from ``html`` (decoded as ``parse`` does)."""
     text_in = decode_html(html)[0] if isinstance(html, bytes) else html
-    root = LexborHTMLParser(text_in).root
+    root = LexborHTMLParser(text_in, scripting=SCRIPTING).root
     assert root is not None
     return reference_flatten(root)
 

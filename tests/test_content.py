@@ -191,7 +191,9 @@ def test_own_records_are_content() -> None:
     keeps them (measured on these 12 pages, mean token F1 of threads /
     listings: the rules 0.956 / 0.991, 0.763 / 0.106 with the rule off; the
     site level with the model of issue 23, which learned record lists, 0.959
-    / 0.964, 0.859 / 0.603 with the rule off)."""
+    / 0.964, 0.859 / 0.603 with the rule off; retrained with ``<noscript>``
+    read as raw text, eighteenth session, 0.959 / 0.964, 0.860 / 0.775: the
+    model alone keeps more of a listing, the rule still adds 0.10 / 0.19)."""
     from dataclasses import replace
 
     from temex.content.text import text_lines
@@ -218,7 +220,7 @@ def test_own_records_are_content() -> None:
     before = replace(ContentParams(), folder_repeat_share=0.0)
     on, off = f1(before), f1(replace(before, own_records=0.0))
     assert on[0] >= 0.9 and on[1] >= 0.9
-    assert on[0] > off[0] + 0.09 and on[1] > off[1] + 0.3
+    assert on[0] > off[0] + 0.09 and on[1] > off[1] + 0.15
     now = f1(ContentParams())
     assert now[0] >= 0.9 and now[1] >= 0.9
 
@@ -1044,6 +1046,25 @@ def test_closed_dialogs_popovers_and_modal_dialogs_are_not_the_page() -> None:
         assert token_prf(extract_content(doc).text(), gold)[2] >= floor
 
 
+def test_a_noscript_fallback_does_not_swallow_the_page() -> None:
+    """``<noscript>`` is read as a browser that runs scripts reads it
+    (``page.dom.SCRIPTING``): a 2026 landing page's tag-manager fallback
+    ``<noscript><iframe ... /></noscript>`` (the iframe self-closed) made the
+    rest of the page an iframe's text, and a 2007 article's
+    ``<noscript><div id="nav"></noscript>`` (a layout for readers without
+    scripts) put the article inside a ``<noscript>``. Token F1 with the
+    shipped model, before and after: wceb2025's render.com 0.019 -> 0.371,
+    CleanEval's socialistworker.co.uk 0.000 -> 0.919."""
+    doc, gold = _wceb2025_page("render.com/2838")
+    assert token_prf(extract_content(doc).text(), gold)[2] >= 0.35
+    folder = DATA / "content" / "cleaneval" / "socialistworker.co.uk" if DATA else None
+    if folder is None or not (folder / "final-714.html").is_file():
+        pytest.skip("cleaneval not in the shared data")
+    doc = parse((folder / "final-714.html").read_bytes())
+    gold = (folder / "final-714.txt").read_text(encoding="utf-8")
+    assert token_prf(extract_content(doc).text(), gold)[2] >= 0.9
+
+
 #: A page of tabs: the chosen panel shown, two hidden (``hidden``, a style),
 #: beside a hidden element that is no panel and a panel that is a popover.
 TABS_PAGE = (
@@ -1181,16 +1202,17 @@ def test_a_region_inside_a_list_of_records_is_the_list() -> None:
 
 @needs_data
 @pytest.mark.parametrize("site_name,rel,before", [
-    ("klnet-forum", "forumdisplay.php-f=68.html", 0.776),
-    ("americanpillowcase-shop", "collections/sheet-sets.html", 0.864),
+    ("klnet-forum", "forumdisplay.php-f=68.html", 0.792),
+    ("americanpillowcase-shop", "collections/sheet-sets.html", 0.906),
 ])
 def test_the_page_level_keeps_a_listings_rows(site_name: str, rel: str, before: float) -> None:
     """A forum's topic list and a shop's collection at the page level (no
     site evidence): the scorer's region was a few rows, each row alone
     scoring as a teaser; the list it sits in is the page's
-    (``ContentParams.list_region``). Token F1 measured: 0.776 -> 0.993 and
-    0.864 -> 0.982 (the model retrained with modal dialogs hidden; 0.762 and
-    0.873 before)."""
+    (``ContentParams.list_region``). Token F1 measured: 0.792 -> 0.993 and
+    0.906 -> 0.982 (the model retrained with ``<noscript>`` read as raw
+    text; 0.776 and 0.864 with modal dialogs hidden, 0.762 and 0.873
+    before)."""
     from dataclasses import replace
 
     _, doc, gold = _under_a_template(site_name, rel)

@@ -70,6 +70,34 @@ def test_broken_html_is_repaired_like_a_browser() -> None:
     assert d.subtree_text(d.body) == "one two three four"
 
 
+_NOSCRIPT = ('<html><head><title>Deploy</title>'
+             '<noscript><img src="/pixel.gif"></noscript>'
+             '<link rel="canonical" href="https://example.org/deploy"></head><body>'
+             '<noscript><iframe src="https://tags.example/ns.html" style="display:none" />'
+             '</noscript><main><h1>Deploy in one click</h1><p>Connect your repository and '
+             'every push is built, tested and served from the region you choose.</p>'
+             '</main></body></html>')
+
+
+def test_noscript_is_read_as_a_browser_that_runs_scripts_reads_it(tmp_path: Path) -> None:
+    """``<noscript>`` content is raw text (the HTML Standard's scripting
+    flag): a self-closed ``<iframe />`` in it does not swallow the page as
+    the iframe's text, and an ``<img>`` in a head's ``<noscript>`` does not
+    close the head (the canonical link after it stays metadata). Through
+    the command, as a user meets it."""
+    d = parse(_NOSCRIPT)
+    assert "iframe" not in d.tag and "h1" in d.tag
+    assert d.tag[d.parent[d.tag.index("link")]] == "head"
+    (tmp_path / "deploy.html").write_text(_NOSCRIPT, encoding="utf-8")
+    r = _temex("content", "deploy.html", "-f", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    report = json.loads(r.stdout)
+    assert "every push is built" in report["text"]
+    assert report["metadata"]["canonical"] == "https://example.org/deploy"
+
+
 @pytest.mark.parametrize("data, expected, encoding", [
     ("café".encode("cp1252"), "café", "cp1252"),                              # undeclared latin-1
     ('<meta charset="iso-8859-1"><p>café'.encode("cp1252"), "café", "cp1252"),

@@ -44,6 +44,18 @@ __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ELEMENTS", "HEADING_TAGS", "IGNORED
 #: Elements whose text is code or invisible; their text is not page text and
 #: evaluation ignores them (../shared/data/README.md: "scripts and styles ignored").
 IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
+#: Parse as a browser that runs scripts does (the HTML Standard's scripting
+#: flag, 13.2.6.4.4 "in head" and 13.2.6.4.7 "in body": the content of a
+#: ``<noscript>`` is raw text up to ``</noscript>``). Every reader the page
+#: was written for runs scripts. Parsed as markup, as Lexbor does without
+#: the flag, a ``<noscript>`` in ``<head>`` that holds a tracking ``<img>``
+#: closes the head early, and one that holds
+#: ``<iframe src=... style="display:none" />`` (a tag manager's fallback,
+#: self-closed as though it were void) opens an iframe that never closes:
+#: the rest of the page became that hidden iframe's text, and a 2026
+#: landing page gave one line. ``<noscript>`` content is ignored either way
+#: (:data:`IGNORED_TAGS`).
+SCRIPTING = True
 #: The heading elements, ``h1`` to ``h6``.
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
@@ -648,12 +660,12 @@ def _checked_parse(text: str, url: str, encoding: str, max_elements: int, max_de
     # first and scanned only when the tree is deeper than the cap.
     if _needs_scan(text, max_depth, max_elements):
         if _parse_first(text, max_depth, max_elements):
-            parser = LexborHTMLParser(text)
+            parser = LexborHTMLParser(text, scripting=SCRIPTING)
             if parser.root is None:
                 raise ParseError(f"{url or 'page'}: no document element")
             return parser, encoding, text, True
         return _scanned(text, url, max_elements, max_depth), encoding, text, False
-    parser = LexborHTMLParser(text)
+    parser = LexborHTMLParser(text, scripting=SCRIPTING)
     if parser.root is None:
         raise ParseError(f"{url or 'page'}: no document element")
     return parser, encoding, text, False
@@ -665,7 +677,7 @@ def _scanned(text: str, url: str, max_elements: int, max_depth: int) -> LexborHT
     if starts > max_elements:
         raise ParseError(f"{url or 'page'}: more than {max_elements} elements "
                          "(the limit of one page)")
-    parser = LexborHTMLParser(text)
+    parser = LexborHTMLParser(text, scripting=SCRIPTING)
     if parser.root is None:
         raise ParseError(f"{url or 'page'}: no document element")
     return parser
