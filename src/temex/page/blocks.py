@@ -150,6 +150,7 @@ def page_blocks(doc: Document) -> Blocks:
         out = doc.__dict__["_blocks"] = Blocks(block_of=[-1] * n)
         return out
     shown = shown_controls(doc)
+    reveal = loading_state(doc)
     k = kernel.get()
     if k is not None:  # the same loop, compiled
         flags = tag_flags(doc)
@@ -158,8 +159,11 @@ def page_blocks(doc: Document) -> Blocks:
             for i in shown:
                 mutable[i] &= ~_HIDDEN_FLAG
             flags = bytes(mutable)
+        # the kernel reads the attributes only to tell what markup hides
+        attrs = doc.attrs if not reveal else [() if i in reveal else a
+                                              for i, a in enumerate(doc.attrs)]
         node, pieces, chars, link_chars, block_of = k.page_blocks(
-            doc.parent, doc.text, doc.attrs, doc.id, doc.body,
+            doc.parent, doc.text, attrs, doc.id, doc.body,
             doc.body + doc.size[doc.body], flags)
         out = doc.__dict__["_blocks"] = Blocks(node, pieces, chars, link_chars, block_of,
                                                doc.text)
@@ -175,7 +179,7 @@ def page_blocks(doc: Document) -> Blocks:
         t = tag[i]
         p = parent[i] if i != body else -1
         if (p >= 0 and hidden[p]) or (t in HIDDEN_TAGS and i not in shown) or (
-                (attrs[i] or t == "dialog") and _invisible(doc, i)):
+                (attrs[i] or t == "dialog") and i not in reveal and _invisible(doc, i)):
             hidden[i] = True
             continue
         owner[i] = i if (t in BLOCK_TAGS or p < 0) else owner[p]
@@ -326,6 +330,67 @@ def _invisible(doc: Document, i: int) -> bool:
         if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
             return True
     return False
+
+
+def loading_state(doc: Document) -> set[int]:
+    """The children of ``<body>``, or of a ``<main>``, that their own markup
+    hides (``hidden``, an inline ``display:none`` or ``visibility:hidden``)
+    where no other child of that parent shows any text: they are read as
+    shown.
+
+    Why: ``main`` is "the dominant contents of the body" (WHATWG HTML,
+    4.4.14), and a page does not hide all of it, or all of its body, for
+    good. Such markup is a state a script ends when it runs: an access gate
+    (a shop's age or login "lockdown" app wraps the whole product in
+    ``<div style="display:none">`` until it has checked), a wrapper hidden
+    until the fonts or the framework load. Taken at its word, the page had
+    no text (a 2026 product page: token F1 0.029). Where any other child
+    shows text (a visible article beside a hidden menu or pop-up), nothing
+    is read as shown; a dialog, popover or modal is never shown
+    (:func:`_invisible`). Our rule; Readability.js and trafilatura do not
+    read inline styles this way. O(children), and each visible child's
+    subtree only up to its first text."""
+    body = doc.body
+    if body < 0:
+        return set()
+    tag, text, children, size = doc.tag, doc.text, doc.children, doc.size
+    parents = [body]
+    if "main" in tag:
+        parents += _positions(tag, frozenset({"main"}), body, body + size[body])
+
+    def has_text(c: int) -> bool:
+        return any(text[j] for j in range(c, c + size[c]) if tag[j] not in IGNORED_TAGS)
+
+    out: set[int] = set()
+    for p in parents:
+        hidden: list[int] = []
+        for c in children[p]:
+            if tag[c] in IGNORED_TAGS:
+                continue
+            if (doc.attrs[c] or tag[c] == "dialog") and _invisible(doc, c):
+                if tag[c] != "dialog" and _hidden_by_markup(doc.attrs[c]):
+                    hidden.append(c)
+                continue  # a dialog, popover or modal shows nothing of the page
+            if has_text(c):
+                break
+        else:
+            out.update(c for c in hidden if has_text(c))
+    return out
+
+
+def _hidden_by_markup(attrs: tuple[tuple[str, str], ...]) -> bool:
+    """Whether :func:`_invisible` hides an element of these attributes for
+    its ``hidden`` or inline style alone, not as a popover or modal."""
+    named = False
+    for k, v in attrs:
+        if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
+            return False
+        if k == "hidden":
+            named = True
+        elif k == "style" and ("none" in v or "hidden" in v):
+            s = v.replace(" ", "").lower()
+            named = named or "display:none" in s or "visibility:hidden" in s
+    return named
 
 
 def tab_panel(attrs: tuple[tuple[str, str], ...]) -> bool:
