@@ -86,10 +86,11 @@ class Content:
                 holds[p] = True
         tag, size = doc.tag, doc.size
         # a text-free element that holds kept text is kept; so is a text-free
-        # inline leaf directly in a kept element: the space of Sphinx's signatures and of highlighted
-        # inline code (<span>int</span><span class="w"> </span><span>foo</span>)
-        # belongs to no block, and the words around it were written as one
-        # ("intfoo"). Pre-order: a parent's verdict is final before its children's.
+        # inline leaf directly in a kept element: the space of Sphinx's
+        # signatures and of highlighted inline code
+        # (<span>int</span><span class="w"> </span><span>foo</span>) belongs to
+        # no block, and the words around it were written as one ("intfoo").
+        # Pre-order: a parent's verdict is final before its children's.
         for i in range(len(doc)):
             if keep[i] or text[i]:
                 continue

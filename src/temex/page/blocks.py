@@ -32,6 +32,8 @@ HIDDEN_TAGS = IGNORED_TAGS | frozenset({"select", "option", "textarea", "button"
 #: Form controls whose text may be shown (:func:`shown_controls`).
 _CHOICE_TAGS = frozenset({"select", "option"})
 _HIDDEN_FLAG = 8  # the HIDDEN bit of the kernel's tag_flags (_kernel.pyx)
+#: Where a page declares its main content (:func:`loading_state`).
+_MAIN = frozenset({"main"})
 #: Most options of a list that :func:`shown_controls` shows: a product's
 #: sizes and colours, not a directory.
 MAX_OPTIONS = 30
@@ -327,9 +329,15 @@ def _invisible(doc: Document, i: int) -> bool:
             s = v.replace(" ", "").lower()
             if ("display:none" in s or "visibility:hidden" in s) and not tab_panel(a):
                 return True
-        if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
+        if _overlay(k, v):
             return True
     return False
+
+
+def _overlay(k: str, v: str) -> bool:
+    """Whether this attribute makes its element a popover or a modal dialog,
+    shown only when a script or button opens it (:func:`_invisible`)."""
+    return k == "popover" or (k == "aria-modal" and v.strip().lower() == "true")
 
 
 def loading_state(doc: Document) -> set[int]:
@@ -354,9 +362,7 @@ def loading_state(doc: Document) -> set[int]:
     if body < 0:
         return set()
     tag, text, children, size = doc.tag, doc.text, doc.children, doc.size
-    parents = [body]
-    if "main" in tag:
-        parents += _positions(tag, frozenset({"main"}), body, body + size[body])
+    parents = [body, *_positions(tag, _MAIN, body, body + size[body])]
 
     def has_text(c: int) -> bool:
         return any(text[j] for j in range(c, c + size[c]) if tag[j] not in IGNORED_TAGS)
@@ -368,29 +374,16 @@ def loading_state(doc: Document) -> set[int]:
             if tag[c] in IGNORED_TAGS:
                 continue
             if (doc.attrs[c] or tag[c] == "dialog") and _invisible(doc, c):
-                if tag[c] != "dialog" and _hidden_by_markup(doc.attrs[c]):
+                # hidden by ``hidden`` or its style unless a dialog, popover or
+                # modal, which shows nothing of the page
+                if tag[c] != "dialog" and not any(_overlay(k, v) for k, v in doc.attrs[c]):
                     hidden.append(c)
-                continue  # a dialog, popover or modal shows nothing of the page
+                continue
             if has_text(c):
                 break
         else:
             out.update(c for c in hidden if has_text(c))
     return out
-
-
-def _hidden_by_markup(attrs: tuple[tuple[str, str], ...]) -> bool:
-    """Whether :func:`_invisible` hides an element of these attributes for
-    its ``hidden`` or inline style alone, not as a popover or modal."""
-    named = False
-    for k, v in attrs:
-        if k == "popover" or (k == "aria-modal" and v.strip().lower() == "true"):
-            return False
-        if k == "hidden":
-            named = True
-        elif k == "style" and ("none" in v or "hidden" in v):
-            s = v.replace(" ", "").lower()
-            named = named or "display:none" in s or "visibility:hidden" in s
-    return named
 
 
 def tab_panel(attrs: tuple[tuple[str, str], ...]) -> bool:

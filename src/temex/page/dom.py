@@ -660,15 +660,18 @@ def _checked_parse(text: str, url: str, encoding: str, max_elements: int, max_de
     # first and scanned only when the tree is deeper than the cap.
     if _needs_scan(text, max_depth, max_elements):
         if _parse_first(text, max_depth, max_elements):
-            parser = LexborHTMLParser(text, scripting=SCRIPTING)
-            if parser.root is None:
-                raise ParseError(f"{url or 'page'}: no document element")
-            return parser, encoding, text, True
+            return _tree(text, url), encoding, text, True
         return _scanned(text, url, max_elements, max_depth), encoding, text, False
+    return _tree(text, url), encoding, text, False
+
+
+def _tree(text: str, url: str) -> LexborHTMLParser:
+    """Lexbor's tree of ``text``, parsed as :data:`SCRIPTING` says; a
+    ParseError when it has no document element."""
     parser = LexborHTMLParser(text, scripting=SCRIPTING)
     if parser.root is None:
         raise ParseError(f"{url or 'page'}: no document element")
-    return parser, encoding, text, False
+    return parser
 
 
 def _scanned(text: str, url: str, max_elements: int, max_depth: int) -> LexborHTMLParser:
@@ -677,10 +680,7 @@ def _scanned(text: str, url: str, max_elements: int, max_depth: int) -> LexborHT
     if starts > max_elements:
         raise ParseError(f"{url or 'page'}: more than {max_elements} elements "
                          "(the limit of one page)")
-    parser = LexborHTMLParser(text, scripting=SCRIPTING)
-    if parser.root is None:
-        raise ParseError(f"{url or 'page'}: no document element")
-    return parser
+    return _tree(text, url)
 
 
 def build_document(parser: LexborHTMLParser, url: str = "", encoding: str = "utf-8",
