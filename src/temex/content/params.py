@@ -90,6 +90,12 @@ class ContentParams:
     #: title's region": 0.5 and 0.6 move only pages that gain, 0.3 and
     #: lower also lose some).
     title_region: float = 0.5
+    #: Page level and with site evidence: the blocks of a table with column
+    #: headers that lies between the region's first and last kept blocks are
+    #: kept (:func:`temex.content.region.table_gaps`); False: off. Measured on
+    #: every content set and the shared sites (docs/CONTENT.md, "A table
+    #: between kept blocks").
+    table_gaps: bool = True
     #: The scorer's blocks that are links inside the page's navigation (a
     #: ``<nav>`` element or ``role="navigation"``; over ``max_link_density``
     #: of their characters inside ``<a>``) are never content
