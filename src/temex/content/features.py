@@ -44,6 +44,7 @@ from ..page.dom import HEADING_TAGS, Document
 from ..page.names import (COMMENT_WORDS, NameMemo, ancestor_counts, flagged_below, name_flags,
                           part_flags)
 from .records import RecordLists, record_lists
+from .text import _data_table  # the Markdown writer's table test: one definition
 from .title import page_title_text
 
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "FeatureRows", "POSITIVE_NAMES", "SITE_FEATURES",
@@ -519,25 +520,6 @@ def _kind_rows(pg: _Page, anc: list[int]) -> _Rows:
             dt, share = v
         out.append([syms, float(dt), share])
     return out
-
-
-def _data_table(doc: Document, i: int) -> bool:
-    """A data table: no block element but rows and cells inside, two cells in
-    some row (the test of :mod:`temex.content.text`'s Markdown tables)."""
-    widest = 0
-    tag, children = doc.tag, doc.children
-    for j in range(i + 1, i + doc.size[i]):
-        t = tag[j]
-        if t in _LAYOUT:
-            return False
-        if t == "tr":
-            widest = max(widest, sum(tag[c] in ("td", "th") for c in children[j]))
-    return widest >= 2
-
-
-_LAYOUT = frozenset({"p", "div", "ul", "ol", "dl", "table", "blockquote", "pre", "section",
-                     "article", "form", "header", "footer", "nav", "aside", "main", "h1", "h2",
-                     "h3", "h4", "h5", "h6"})
 
 
 def _site_rows(pg: _Page, site: dict[str, Any]) -> _Rows:
