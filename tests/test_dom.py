@@ -343,6 +343,43 @@ def test_a_page_in_another_charset_is_detected(tmp_path: Path) -> None:
     assert "detected cp1251" in report["metadata"]["encoding_fallback"]
 
 
+_LEGACY = {  # one paragraph per script, in an encoding of its locale, long enough to detect
+    "shift_jis": "日本語のテキストです。これはテストの文章で、文字コードの判定を確かめます。" * 3,
+    "euc_kr": "이것은 문자 인코딩 자동 감지를 확인하기 위한 한국어 테스트 문단입니다. " * 3,
+    "gbk": "这是一个中文测试段落，用来检查字符编码的自动识别是否正确。" * 3,
+    "big5": "這是一個中文測試段落，用來檢查字元編碼的自動識別是否正確。" * 3,
+    "cp1251": "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 3,
+    "koi8_r": "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 3,
+    "cp1253": "Αυτή είναι μια δοκιμαστική παράγραφος στα ελληνικά για τον έλεγχο. " * 3,
+    "cp1255": "זוהי פסקת בדיקה בעברית כדי לבדוק את זיהוי הקידוד של הדף הזה. " * 3,
+}
+
+
+@pytest.mark.parametrize("encoding", sorted(_LEGACY))
+def test_an_undeclared_legacy_page_is_detected(tmp_path: Path, encoding: str) -> None:
+    """A page that declares no charset (neither ``<meta>`` nor the transport)
+    and is many bytes of a legacy encoding is read in the detected charset,
+    not as windows-1252 mojibake; through ``temex content`` on the file."""
+    text = _LEGACY[encoding].strip()
+    page = (f"<html><head><title>t</title></head><body><article><p>{text}</p></article>"
+            "</body></html>")
+    (tmp_path / "page.html").write_bytes(page.encode(encoding))
+    r = _temex("content", "page.html", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert text in r.stdout
+
+
+def test_an_undeclared_latin_page_stays_windows_1252() -> None:
+    """Undeclared Latin text with many accented letters is windows-1252, as a
+    browser of a Western locale reads it, where detection would guess
+    windows-1250 ("è" as "č"); a Polish windows-1250 page is read so too."""
+    french = ("<p>Le château médiéval où nous séjournâmes était près d'une forêt; à l'été, "
+              "les élèves y étudiaient la géologie.</p>") * 20
+    text, enc = decode_html(french.encode("cp1252"))
+    assert enc == "cp1252" and "séjournâmes" in text
+    assert decode_html(("<p>Zażółć gęślą jaźń, Łódź.</p>" * 20).encode("cp1250"))[1] == "cp1252"
+
+
 def test_utf8_page_with_stray_latin1_bytes_keeps_both() -> None:
     data = ('<meta charset="utf-8"><p>Schrödinger 明迪 and R'.encode() + b"\xe9p: x</p>")
     text, enc = decode_html(data)

@@ -29,14 +29,29 @@ name, as ``Document.encoding`` always is) that also carries ``declared`` and
 :func:`temex.content.metadata.page_metadata`). Nothing here runs for a page
 that decodes: the cost is paid by broken pages only (detection: about 1 ms
 for a 10 KB page, 0.1 s for 1 MB).
+
+A page that declares **no** charset and is not UTF-8 goes the same way
+(:func:`undeclared_charset`): a few stray bytes are windows-1252, as browsers
+read them; many are a legacy encoding, detected. A browser's fallback for an
+undeclared page is the encoding of its user's locale, "typically
+windows-1252" for Western users (HTML Standard 13.2.3.3); Chromium and
+Firefox also detect (Compact Encoding Detection, chardetng). A temex user
+reads pages of every locale: a Shift_JIS, GBK or windows-1251 page served
+without a charset read as windows-1252 was all mojibake. Here the fallback
+is not a failure and the codec is returned as a plain ``str``. Where the
+detected charset reads the page as Latin letters (windows-1250 against
+windows-1252: a guess on "è" or "č"), windows-1252 is kept, as above.
 """
 
 from __future__ import annotations
 
 import logging
+import unicodedata
+
+from .dom import MIN_DETECT_BYTES as _MIN_DETECT_BYTES
 
 __all__ = ["DETECT_BYTES", "FEW_BAD_BYTES", "MIN_DETECT_BYTES", "CharsetFallback",
-           "declared_charset_failed"]
+           "declared_charset_failed", "undeclared_charset"]
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +59,10 @@ log = logging.getLogger(__name__)
 #: UTF-8 with windows-1252 for those bytes (1%: an accented letter every few
 #: lines of Western text; a Cyrillic or Greek page has 10-50%).
 FEW_BAD_BYTES = 0.01
-#: Fewest bad bytes charset detection is trusted with.
-MIN_DETECT_BYTES = 32
+#: Fewest bad bytes charset detection is trusted with (defined in
+#: :mod:`temex.page.dom`, which reads an undeclared page with fewer without
+#: loading this module).
+MIN_DETECT_BYTES = _MIN_DETECT_BYTES
 #: Bytes given to charset detection (its cost grows with the input).
 DETECT_BYTES = 256 * 1024
 
@@ -82,15 +99,53 @@ def _detect(data: bytes) -> str | None:
     return str(best.encoding)
 
 
+def _few_bad_bytes(data: bytes) -> tuple[bool, int, int]:
+    """Whether the bytes of ``data`` that are not UTF-8 are few enough to be
+    read as windows-1252 (module docstring, 1), their count and the count of
+    valid non-ASCII UTF-8 characters."""
+    as_utf8 = data.decode("utf-8", errors="replace")
+    bad = as_utf8.count("\ufffd")
+    non_ascii_ok = len(as_utf8) - len(as_utf8.encode("ascii", "ignore")) - bad
+    few = bad < MIN_DETECT_BYTES or bad <= FEW_BAD_BYTES * len(data) or non_ascii_ok >= bad
+    return few, bad, non_ascii_ok
+
+
+def undeclared_charset(data: bytes) -> tuple[str, str]:
+    """Decode ``data``, which declares no charset and is not valid UTF-8:
+    UTF-8 where valid and windows-1252 elsewhere when the other bytes are
+    few, else the detected charset (module docstring); the text and the
+    codec."""
+    mixed = data.decode("utf-8", errors="temex.cp1252")  # the handler of page/dom.py
+    if _few_bad_bytes(data)[0]:
+        return mixed, "cp1252"
+    detected = _detect(data)
+    if detected and detected != "cp1252":
+        try:
+            text = data.decode(detected)
+        except (UnicodeError, LookupError):
+            text = ""
+        if text and not _latin(text):
+            return text, detected
+    return mixed, "cp1252"
+
+
+def _latin(text: str) -> bool:
+    """Whether most non-ASCII letters of ``text`` (its first 4,096) are of the
+    Latin script: detection that tells windows-1250 from windows-1252 on
+    accented Latin letters is a guess ("è" or "č"), and an undeclared page of
+    Latin letters is read as browsers of Western locales read it."""
+    letters = [c for c in text[:4096] if ord(c) > 127 and c.isalpha()]
+    latin = sum(unicodedata.name(c, "").startswith("LATIN") for c in letters)
+    return 2 * latin >= len(letters)
+
+
 def declared_charset_failed(data: bytes, declared: list[str]) -> tuple[str, CharsetFallback]:
     """Decode ``data`` whose declared charset(s) ``declared`` (codec names)
     and UTF-8 all failed; returns the text and a :class:`CharsetFallback`."""
     names = " / ".join(declared)
     mixed = data.decode("utf-8", errors="temex.cp1252")  # the handler of page/dom.py
-    as_utf8 = data.decode("utf-8", errors="replace")
-    bad = as_utf8.count("\ufffd")
-    non_ascii_ok = len(as_utf8) - len(as_utf8.encode("ascii", "ignore")) - bad
-    if bad < MIN_DETECT_BYTES or bad <= FEW_BAD_BYTES * len(data) or non_ascii_ok >= bad:
+    few, bad, non_ascii_ok = _few_bad_bytes(data)
+    if few:
         how = ("read as windows-1252" if non_ascii_ok == 0
                else "read as UTF-8, and its other bytes as windows-1252")
         used = CharsetFallback("cp1252", names, f"the declared charset {names} does not "

@@ -127,6 +127,11 @@ def _sniff_utf16(data: bytes) -> str | None:
     return None
 
 
+#: Fewest bytes that are not UTF-8 with which a page's charset is detected
+#: (:mod:`temex.page.charset`): fewer are stray bytes, read as windows-1252.
+MIN_DETECT_BYTES = 32
+
+
 def _cp1252_fallback(err: UnicodeError) -> tuple[str, int]:
     """Codec error handler: bytes that are not UTF-8 are read as windows-1252
     (pages that mix UTF-8 with Latin-1 lose neither part)."""
@@ -146,7 +151,10 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
     the transport (HTTP ``Content-Type``), then a ``<meta>`` charset in the
     first 1024 bytes (WHATWG labels: latin-1 means windows-1252); else
     UTF-8 where valid and windows-1252 elsewhere (what browsers fall back to;
-    pages mixing the two keep both). UTF-32 marks and UTF-16 without a mark
+    pages mixing the two keep both) where the other bytes are few, and the
+    detected charset where they are many (a Shift_JIS, GBK or windows-1251
+    page served without a charset:
+    :func:`temex.page.charset.undeclared_charset`). UTF-32 marks and UTF-16 without a mark
     (every other byte NUL) are recognised; a ``<meta>`` naming no charset
     (``base64``, ``idna``, an unknown label) is ignored.
     A declared charset that does not decode the bytes is not obeyed blindly
@@ -173,8 +181,12 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
             return data.decode(enc), enc
         except (UnicodeError, LookupError):
             continue
-    if not candidates:  # undeclared: UTF-8 where valid, windows-1252 elsewhere
-        return data.decode("utf-8", errors="temex.cp1252"), "cp1252"
+    if not candidates:  # undeclared: windows-1252 for a few stray bytes, else detected
+        if len(data) - len(data.decode("utf-8", "ignore").encode()) < MIN_DETECT_BYTES:
+            return data.decode("utf-8", errors="temex.cp1252"), "cp1252"
+        from .charset import undeclared_charset  # legacy pages only
+
+        return undeclared_charset(data)
     from .charset import declared_charset_failed  # broken pages only
 
     return declared_charset_failed(data, candidates)
