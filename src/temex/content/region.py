@@ -30,6 +30,7 @@ Cost: O(n) per page (one reverse pre-order pass of subtree sums).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Sequence
 
@@ -119,25 +120,22 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     (docs/CONTENT.md, "A table between kept blocks"). O(n)."""
     if not rows or region < 0:
         return chosen
-    node, tag, parent = blocks.node, doc.tag, doc.parent
-    end = region + doc.size[region]
+    node, tag, parent, size = blocks.node, doc.tag, doc.parent, doc.size
+    end = region + size[region]
+    # the tables inside the region whose first row is headed (a row's parent,
+    # or the parent of its thead/tbody/tfoot)
+    tables = sorted(t for t in {parent[r] if tag[parent[r]] == "table" else parent[parent[r]]
+                                for r in rows} if region < t < end)
+    if not tables:
+        return chosen
     inside = [b for b in chosen if region <= node[b] < end]
     if len(inside) < 2:
         return chosen
-    # the tables whose first row is headed: a row's parent, or the parent of
-    # its thead/tbody/tfoot
-    headed = {parent[r] if tag[parent[r]] == "table" else parent[parent[r]] for r in rows}
-    cells: dict[int, list[int]] = {}
-    for b in range(inside[0], inside[-1] + 1):
-        a = node[b]
-        while a > region and tag[a] != "table":
-            a = parent[a]
-        if a > region and a in headed:
-            cells.setdefault(a, []).append(b)
     added = set(chosen)
-    for bs in cells.values():
-        if bs[0] > inside[0] and bs[-1] < inside[-1]:
-            added.update(b for b in bs if probs[b] > 0)
+    for t in tables:  # its blocks: a run of the blocks, which are in document order
+        lo, hi = bisect_left(node, t), bisect_left(node, t + size[t])
+        if inside[0] < lo < hi and hi - 1 < inside[-1]:
+            added.update(b for b in range(lo, hi) if probs[b] > 0)
     return sorted(added) if len(added) > len(chosen) else chosen
 
 
