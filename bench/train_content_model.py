@@ -165,7 +165,7 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     # what context_features and select need: the tree arrays, not the page
     p.ctx_doc, p.ctx_blocks = _Tree(d), _BlockView(blocks)
     p.lists = block_lists(d, blocks)
-    p.mains = main_elements(d, _PARAMS.main_sections)
+    p.mains = main_elements(d, _PARAMS.main_sections, blocks, _PARAMS.main_components)
     p.title = title_heading(d, blocks)
     p.table_rows = headed_table_rows(d)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)

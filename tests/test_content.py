@@ -1672,3 +1672,36 @@ def test_a_headed_table_between_kept_blocks_is_kept() -> None:
     on = token_prf(extract_content(doc).text(), gold)[2]
     off = token_prf(extract_content(doc, params=ContentParams(table_gaps=False)).text(), gold)[2]
     assert on >= 0.99 and off < 0.95
+
+
+def test_a_landing_page_of_components_without_main_keeps_them() -> None:
+    """``region.component_parents``: where the page declares no ``<main>``,
+    an element with 3 or more children of one tag and classes, each a
+    heading over 50 characters or more of prose (under half linked), is its
+    main element (``ContentParams.main_components``). Not a sidebar of link
+    widgets, nor a list of comments without headings. The real page:
+    wceb2025's pwc.com service page, eight ``div.container.section``
+    components, of which the region was the first (0.354 -> 0.977)."""
+    from dataclasses import replace
+
+    from temex.content.region import component_parents, main_elements
+    from temex.page.blocks import page_blocks
+
+    part = ("<div class='cmp section'><h2>{0}</h2><p>" + "We help {0} teams work. " * 3
+            + "</p><a href='/{0}'>Learn more</a></div>")
+    widget = "<div class='widget'><h3>Links</h3>" + "<a href='/x'>A linked page title</a>" * 4
+    comment = "<div class='comment'><p>" + "I liked this post a lot, thanks. " * 3 + "</p></div>"
+    html = ("<html><body><nav><a href='/'>Home</a></nav><div id='page'>{}</div>"
+            "<div id='side'>{}</div><div id='comments'>{}</div></body></html>").format(
+                "".join(part.format(w) for w in ("audit", "tax", "deals")), widget * 3,
+                comment * 3)
+    doc = parse(html)
+    blocks = page_blocks(doc)
+    assert component_parents(doc, blocks, 3, 50) == {doc.id.index("page")}
+    assert component_parents(doc, blocks, 4, 50) == set()
+    assert main_elements(doc, 3, blocks, 50) == {doc.id.index("page")}
+    assert main_elements(doc, 3, blocks, 0) == frozenset()
+    page, gold = _wceb2025_page("pwc.com/0710")
+    off = extract_content(page, params=replace(ContentParams(), main_components=0)).text()
+    on = extract_content(page).text()
+    assert token_prf(off, gold)[2] < 0.4 and token_prf(on, gold)[2] > 0.95

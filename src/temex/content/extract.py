@@ -236,7 +236,8 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
             if k >= params.site_share * cand.others:
                 probs[b] = 0.0
     lists = block_lists(doc, blocks) if params.list_region > 0 else None
-    mains = main_elements(doc, params.main_sections) if params.main_region > 0 else frozenset()
+    mains = (main_elements(doc, params.main_sections, blocks, params.main_components)
+             if params.main_region > 0 else frozenset())
     page_level = variant == "page"
     title = title_heading(doc, blocks) if page_level and params.title_region > 0 else -1
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,

@@ -75,6 +75,14 @@ class ContentParams:
     #: Measured by grouped cross-validation (docs/CONTENT.md, "A landing
     #: page's sections": 2 loses a page, 3 to 5 only gain).
     main_sections: int = 3
+    #: Page level, where the page declares no ``<main>``: an element with
+    #: ``main_sections`` or more children of one tag and classes, each holding
+    #: a heading and at least this many characters of text, under half of
+    #: them linked, is its main element too (a landing page's components;
+    #: :func:`temex.content.region.component_parents`); 0: off. Measured on
+    #: every content set and the shared sites (docs/CONTENT.md, "A landing
+    #: page's components").
+    main_components: int = 50
     #: Page level: where the scorer keeps nothing beyond the page's ``h1``,
     #: or a region inside the ``<article>`` around it that holds under half
     #: of that article's text, the article is the content

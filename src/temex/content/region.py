@@ -35,10 +35,10 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 
 from ..page.blocks import Blocks, heaviest_element, heaviest_subtree, subtree_sums
-from ..page.dom import Document
+from ..page.dom import HEADING_TAGS, Document
 
-__all__ = ["list_region", "main_elements", "main_region", "rules_region", "select",
-           "table_gaps", "title_article", "title_region"]
+__all__ = ["component_parents", "list_region", "main_elements", "main_region", "rules_region",
+           "select", "table_gaps", "title_article", "title_region"]
 
 
 def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: float,
@@ -209,10 +209,14 @@ def title_article(doc: Document, blocks: Blocks, chosen: Sequence[int],
     return sorted(set(inner).union(b for b in chosen if not a <= node[b] < a_end)), a
 
 
-def main_elements(doc: Document, sections: int = 0) -> frozenset[int]:
+def main_elements(doc: Document, sections: int = 0, blocks: Blocks | None = None,
+                  component_chars: int = 0) -> frozenset[int]:
     """The page's main elements: ``<main>`` and any element with
     ``role="main"``; where the page declares none and ``sections > 0``, the
-    elements of ``<body>`` with ``sections`` or more ``<section>`` children.
+    elements of ``<body>`` with ``sections`` or more ``<section>`` children,
+    and, with ``blocks`` and ``component_chars > 0``, those with ``sections``
+    or more children of one tag and classes that are each a section by
+    their content (:func:`component_parents`).
 
     Why the sections: a ``section`` is "a thematic grouping of content"
     (WHATWG HTML 4.3.3), and a landing page that declares no ``main`` lays
@@ -230,7 +234,36 @@ def main_elements(doc: Document, sections: int = 0) -> frozenset[int]:
     parent, body = doc.parent, doc.body
     counts = Counter(parent[i] for i in range(body + 1, body + doc.size[body])
                      if tag[i] == "section")
-    return frozenset(p for p, c in counts.items() if c >= sections)
+    mains = {p for p, c in counts.items() if c >= sections}
+    if blocks is not None and component_chars > 0:
+        mains.update(component_parents(doc, blocks, sections, component_chars))
+    return frozenset(mains)
+
+
+def component_parents(doc: Document, blocks: Blocks, count: int, min_chars: int) -> set[int]:
+    """The elements of ``<body>`` with ``count`` or more children of one tag
+    and classes (a class at least) that each hold a heading and ``min_chars``
+    characters of text or more, under half of them inside links.
+
+    Why: a landing page built of components (a content management system's
+    "section" blocks, a page builder's rows) lays out its offer as sibling
+    elements of one class, each a heading over a few lines of prose and a
+    "learn more" link, as :func:`main_elements` reads ``<section>``
+    children; only the markup differs (``div.container.section`` x 8 on a
+    consulting firm's service page, where the region was the first
+    component and the page kept one paragraph in five). A heading over
+    prose is what tells those from a sidebar's widgets (their text is
+    links), a comment list (no headings) and layout rows (neither). Measured
+    on every content set and the shared sites (docs/CONTENT.md, "A landing
+    page's components"). O(n)."""
+    tag, classes, parent, body = doc.tag, doc.classes, doc.parent, doc.body
+    chars, links, heads = subtree_sums(doc, blocks, blocks.chars, blocks.link_chars,
+                                       [1 if tag[d] in HEADING_TAGS else 0 for d in blocks.node])
+    groups: Counter[tuple[int, str, tuple[str, ...]]] = Counter()
+    for c in range(body + 1, body + doc.size[body]):
+        if classes[c] and heads[c] and chars[c] >= min_chars and 2 * links[c] < chars[c]:
+            groups[(parent[c], tag[c], classes[c])] += 1
+    return {p for (p, _, _), k in groups.items() if k >= count}
 
 
 def main_region(doc: Document, blocks: Blocks, probs: Sequence[float], region: int,
