@@ -33,14 +33,15 @@ for a 10 KB page, 0.1 s for 1 MB).
 A page that declares **no** charset and is not UTF-8 goes the same way
 (:func:`undeclared_charset`): a few stray bytes are windows-1252, as browsers
 read them; many are a legacy encoding, detected. A browser's fallback for an
-undeclared page is the encoding of its user's locale, "typically
-windows-1252" for Western users (HTML Standard 13.2.3.3); Chromium and
-Firefox also detect (Compact Encoding Detection, chardetng). A temex user
-reads pages of every locale: a Shift_JIS, GBK or windows-1251 page served
-without a charset read as windows-1252 was all mojibake. Here the fallback
-is not a failure and the codec is returned as a plain ``str``. Where the
-detected charset reads the page as Latin letters (windows-1250 against
-windows-1252: a guess on "è" or "č"), windows-1252 is kept, as above.
+undeclared page is the encoding of its user's locale, windows-1252 for
+Western ones (HTML Standard 13.2.3.2, its table of suggested defaults by
+locale); Chromium and Firefox also detect (Compact Encoding Detection,
+chardetng). A temex user reads pages of every locale: a Shift_JIS, GBK or
+windows-1251 page served without a charset read as windows-1252 was all
+mojibake. Here the fallback is not a failure and the codec is returned as a
+plain ``str``. Where the detected charset reads the page as Latin letters
+(windows-1250 against windows-1252: a guess on "è" or "č"), windows-1252 is
+kept, as above.
 """
 
 from __future__ import annotations
