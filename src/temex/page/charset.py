@@ -116,18 +116,16 @@ def undeclared_charset(data: bytes) -> tuple[str, str]:
     UTF-8 where valid and windows-1252 elsewhere when the other bytes are
     few, else the detected charset (module docstring); the text and the
     codec."""
-    mixed = data.decode("utf-8", errors="temex.cp1252")  # the handler of page/dom.py
-    if _few_bad_bytes(data)[0]:
-        return mixed, "cp1252"
-    detected = _detect(data)
-    if detected and detected != "cp1252":
-        try:
-            text = data.decode(detected)
-        except (UnicodeError, LookupError):
-            text = ""
-        if text and not _latin(text):
-            return text, detected
-    return mixed, "cp1252"
+    if not _few_bad_bytes(data)[0]:
+        detected = _detect(data)
+        if detected and detected != "cp1252":
+            try:
+                text = data.decode(detected)
+            except (UnicodeError, LookupError):
+                text = ""
+            if text and not _latin(text):
+                return text, detected
+    return data.decode("utf-8", errors="temex.cp1252"), "cp1252"  # the handler of page/dom.py
 
 
 def _latin(text: str) -> bool:

@@ -182,7 +182,9 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
         except (UnicodeError, LookupError):
             continue
     if not candidates:  # undeclared: windows-1252 for a few stray bytes, else detected
-        if len(data) - len(data.decode("utf-8", "ignore").encode()) < MIN_DETECT_BYTES:
+        # the first test of page/charset.py's policy (bad bytes counted as it
+        # counts them), here: a page with a few stray bytes never loads it
+        if data.decode("utf-8", errors="replace").count("\ufffd") < MIN_DETECT_BYTES:
             return data.decode("utf-8", errors="temex.cp1252"), "cp1252"
         from .charset import undeclared_charset  # legacy pages only
 
