@@ -61,7 +61,7 @@ from content_sets import DATASETS, pages_by_site  # noqa: E402
 
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
-from temex.content.records import headed_table_rows  # noqa: E402
+from temex.content.records import headed_tables  # noqa: E402
 from temex.content.region import main_elements  # noqa: E402
 from temex.content.rules import navigation_blocks  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
@@ -116,7 +116,7 @@ def group_of(site: str) -> str:
 class Page:
     __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
                  "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf", "lists", "mains",
-                 "title", "nav", "table_rows")
+                 "title", "nav", "tables")
 
 
 def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
@@ -167,7 +167,7 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     p.lists = block_lists(d, blocks)
     p.mains = main_elements(d, _PARAMS.main_sections, blocks, _PARAMS.main_components)
     p.title = title_heading(d, blocks)
-    p.table_rows = headed_table_rows(d)
+    p.tables = headed_tables(d)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
     p.nav = np.array(navigation_blocks(d, blocks, rule["ld_ok"]), dtype=bool)
     p.traf = None
@@ -253,25 +253,24 @@ def _code_digest() -> str:
 
 
 class _Tags(dict):
-    """The tags :func:`title_article` and :func:`table_gaps` read (``h1``,
-    ``article``, ``table``) by node; any other node reads as ""."""
+    """The tags :func:`title_article` reads (``h1``, ``article``) by node;
+    any other node reads as ""."""
 
     def __missing__(self, key: int) -> str:
         return ""
 
 
 class _Tree:
-    """What :func:`context_features`, :func:`select`, :func:`title_article`
-    and :func:`table_gaps` read of a parsed page (``parent``, ``size``,
-    ``body``, the ``h1``, ``article`` and ``table`` tags), without its texts
-    and other tags: the training keeps thousands of pages in memory and in
-    the feature cache."""
+    """What :func:`context_features`, :func:`select` and :func:`title_article`
+    read of a parsed page (``parent``, ``size``, ``body``, the ``h1`` and
+    ``article`` tags), without its texts and other tags: the training keeps
+    thousands of pages in memory and in the feature cache."""
 
     __slots__ = ("parent", "size", "body", "tag", "_n")
 
     def __init__(self, d) -> None:  # type: ignore[no-untyped-def]
         self.parent, self.size, self.body, self._n = d.parent, d.size, d.body, len(d)
-        self.tag = _Tags((i, t) for i, t in enumerate(d.tag) if t in ("h1", "article", "table"))
+        self.tag = _Tags((i, t) for i, t in enumerate(d.tag) if t in ("h1", "article"))
 
     def __len__(self) -> int:
         return self._n
@@ -486,7 +485,7 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
                        _PARAMS.list_region, p.mains, _PARAMS.main_region,
                        sel == "region" and _PARAMS.title_article,
                        p.title if sel == "region" else -1, _PARAMS.title_region,
-                       p.table_rows if _PARAMS.table_gaps else ())
+                       p.tables if _PARAMS.table_gaps else ())
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

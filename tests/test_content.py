@@ -1641,7 +1641,7 @@ def test_a_headed_table_between_kept_blocks_is_kept() -> None:
     cell the caller vetoed (probability 0). The real page: readability's
     lwn.net weekly edition, whose release history and developer statistics
     tables were lost (token F1 0.934 -> 0.998)."""
-    from temex.content.records import headed_table_rows
+    from temex.content.records import headed_tables
     from temex.content.region import table_gaps
     from temex.page.blocks import page_blocks
 
@@ -1657,8 +1657,8 @@ def test_a_headed_table_between_kept_blocks_is_kept() -> None:
                  for t in text]
         chosen = [b for b, p in enumerate(probs) if p >= 0.5]
         region = doc.tag.index("div")
-        rows = headed_table_rows(doc)
-        return [text[b] for b in table_gaps(doc, blocks, probs, chosen, region, rows)]
+        tables = headed_tables(doc)
+        return [text[b] for b in table_gaps(doc, blocks, probs, chosen, region, tables)]
 
     assert kept(table) == ["Before.", "Release", "Date", "4.2.3", "April 2014", "After."]
     assert kept(grid) == ["Before.", "After."]

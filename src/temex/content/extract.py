@@ -55,7 +55,7 @@ from ..template.site_index import SiteIndex
 from .candidates import Candidates, candidates, repeated_text
 from .output import Content
 from .params import ContentParams
-from .records import comment_blocks, comment_thread, headed_table_rows
+from .records import comment_blocks, comment_thread, headed_tables
 from .rules import NEGATIVE_NAMES, navigation_blocks, rule_signals, select_blocks
 from .title import title_heading
 
@@ -243,7 +243,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
                             params.list_region, mains, params.main_region,
                             page_level and params.title_article, title, params.title_region,
-                            headed_table_rows(doc) if params.table_gaps else ())
+                            headed_tables(doc) if params.table_gaps else ())
     stats: dict[str, Any] = {"scorer": variant}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)

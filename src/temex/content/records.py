@@ -33,7 +33,8 @@ from ..page.rows import holds_link, row_groups
 
 
 __all__ = ["RecordLists", "alike", "anchor_element", "comment_blocks", "comment_sections",
-           "headed_table_rows", "own_records", "record_lists", "teaser_records"]
+           "headed_table_rows", "headed_tables", "own_records", "record_lists",
+           "teaser_records"]
 
 
 def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
@@ -87,7 +88,7 @@ def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
 
 def headed_table_rows(doc: Document) -> frozenset[int]:
     """The ``tr`` rows of the tables that have column headers (a ``th``
-    cell in their first row).
+    cell in their first row, :func:`headed_tables`).
 
     Why: a list of teasers (related stories, a comment list) is laid out as
     cards or list items; a table whose columns are named is data the page
@@ -95,18 +96,30 @@ def headed_table_rows(doc: Document) -> frozenset[int]:
     replies and views, a price list. Its rows may each hold a linked title,
     and they are still the page's (the data convention: the rows of a
     listing are content). O(n)."""
+    return frozenset(r for _, trs in _headed(doc) for r in trs)
+
+
+def headed_tables(doc: Document) -> list[int]:
+    """The tables with column headers: a ``th`` cell in their first row,
+    in document order. O(n)."""
+    return [t for t, _ in _headed(doc)]
+
+
+def _headed(doc: Document) -> list[tuple[int, list[int]]]:
+    """The tables with column headers and their ``tr`` rows (their own and
+    those of their ``thead``, ``tbody`` and ``tfoot``)."""
     tag, children = doc.tag, doc.children
-    rows: set[int] = set()
     if "th" not in tag:  # most pages have no header cell: one scan in C
-        return frozenset()
+        return []
+    out = []
     for t in [i for i, x in enumerate(tag) if x == "table"]:
         trs = [c for c in children[t] if tag[c] == "tr"]
         for c in children[t]:
             if tag[c] in ("thead", "tbody", "tfoot"):
                 trs.extend(r for r in children[c] if tag[r] == "tr")
         if trs and any(tag[c] == "th" for c in children[min(trs)]):
-            rows.update(trs)
-    return frozenset(rows)
+            out.append((t, trs))
+    return out
 
 
 def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor: int,

@@ -45,7 +45,7 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
            outside: float = 2.0, lists: tuple[Sequence[int], Sequence[int]] | None = None,
            list_threshold: float = 0.0, mains: Collection[int] = (),
            main_threshold: float = 0.0, article: bool = False, title: int = -1,
-           title_ratio: float = 0.0, table_rows: Collection[int] = ()) -> tuple[list[int], int]:
+           title_ratio: float = 0.0, tables: Sequence[int] = ()) -> tuple[list[int], int]:
     """Kept blocks and the main region from block probabilities: the region
     is the element maximising the sum of ``chars * (p - threshold)`` over its
     blocks (a maximum-weight subtree); kept are the blocks inside it with
@@ -65,9 +65,9 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     (the block of the page's title heading) and ``title_ratio > 0``, a
     region that does not hold the title gives way to the heaviest subtree
     around the title that weighs at least ``title_ratio`` of it
-    (:func:`title_region`), before the widenings above. With ``table_rows``
-    (the rows of the page's tables with column headers,
-    :func:`temex.content.records.headed_table_rows`), the blocks of such a
+    (:func:`title_region`), before the widenings above. With ``tables``
+    (the page's tables with column headers,
+    :func:`temex.content.records.headed_tables`), the blocks of such a
     table that lies between the region's first and last kept blocks are
     kept (:func:`table_gaps`)."""
     n = len(blocks)
@@ -91,18 +91,18 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     r_end = region + doc.size[region]
     chosen = [b for b in range(n)
               if probs[b] >= (inside if region <= node[b] < r_end else outside)]
-    if table_rows:
-        chosen = table_gaps(doc, blocks, probs, chosen, region, table_rows)
+    if tables:
+        chosen = table_gaps(doc, blocks, probs, chosen, region, tables)
     if article:
         return title_article(doc, blocks, chosen, region)
     return chosen, region
 
 
 def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: list[int],
-               region: int, rows: Collection[int]) -> list[int]:
-    """``chosen`` and every block of a table with column headers (``rows``:
-    the rows of the tables with a ``th`` in their first row,
-    :func:`temex.content.records.headed_table_rows`) that lies inside
+               region: int, tables: Sequence[int]) -> list[int]:
+    """``chosen`` and every block of a table with column headers (of
+    ``tables``: those with a ``th`` in their first row,
+    :func:`temex.content.records.headed_tables`) that lies inside
     ``region`` after its first kept block and before its last;
     never a block the caller vetoed (probability 0: template, navigation,
     repeated on the site).
@@ -118,21 +118,18 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     header cells is not added: layout tables and widget grids look the
     same, and on the news sets adding them lost more than it gained
     (docs/CONTENT.md, "A table between kept blocks"). O(n)."""
-    if not rows or region < 0:
+    if region < 0:
         return chosen
-    node, tag, parent, size = blocks.node, doc.tag, doc.parent, doc.size
+    node, size = blocks.node, doc.size
     end = region + size[region]
-    # the tables inside the region whose first row is headed (a row's parent,
-    # or the parent of its thead/tbody/tfoot)
-    tables = sorted(t for t in {parent[r] if tag[parent[r]] == "table" else parent[parent[r]]
-                                for r in rows} if region < t < end)
-    if not tables:
+    within = [t for t in tables if region < t < end]
+    if not within:
         return chosen
     inside = [b for b in chosen if region <= node[b] < end]
     if len(inside) < 2:
         return chosen
     added = set(chosen)
-    for t in tables:  # its blocks: a run of the blocks, which are in document order
+    for t in within:  # its blocks: a run of the blocks, which are in document order
         lo, hi = bisect_left(node, t), bisect_left(node, t + size[t])
         if inside[0] < lo < hi and hi - 1 < inside[-1]:
             added.update(b for b in range(lo, hi) if probs[b] > 0)
