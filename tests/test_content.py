@@ -1674,6 +1674,43 @@ def test_a_headed_table_between_kept_blocks_is_kept() -> None:
     assert on >= 0.99 and off < 0.95
 
 
+def test_a_headed_table_right_after_the_region_is_kept() -> None:
+    """A table with named columns that is the region's next sibling element
+    is kept with it (``region.table_gaps``): the paragraph that introduces
+    it was the heaviest subtree and the cells, one by one, weighed less
+    than nothing. Not a table with an element between it and the region,
+    nor a layout grid, nor a vetoed cell. The real page: openehr's
+    deployments page, one paragraph over a table of jurisdictions."""
+    from temex.content.records import headed_tables
+    from temex.content.region import table_gaps
+    from temex.page.blocks import page_blocks
+
+    table = ("<table><tr><th>Entity</th><th>Country</th></tr>"
+             "<tr><td>Health Service</td><td>Spain</td></tr></table>")
+    grid = table.replace("<th>", "<td>").replace("</th>", "</td>")
+
+    def kept(after: str, veto: str = "") -> list[str]:
+        doc = parse(f"<html><body><div><h1>Title</h1><p>Intro.</p>{after}</div></body></html>")
+        blocks = page_blocks(doc)
+        text = blocks.joined
+        probs = [0.0 if t == veto else 0.9 if t in ("Title", "Intro.") else 0.3 for t in text]
+        chosen = [b for b, p in enumerate(probs) if p >= 0.5]
+        region = doc.tag.index("p")
+        return [text[b] for b in table_gaps(doc, blocks, probs, chosen, region,
+                                            headed_tables(doc))]
+
+    assert kept(table) == ["Title", "Intro.", "Entity", "Country", "Health Service", "Spain"]
+    assert kept("<p>Aside.</p>" + table) == ["Title", "Intro."]
+    assert kept(grid) == ["Title", "Intro."]
+    assert "Spain" not in kept(table, veto="Spain")
+    if DATA is None or not (DATA / "sites" / "openehr-org-archive").is_dir():
+        pytest.skip("openehr-org-archive not in the shared data")
+    _, doc, gold = _under_a_template("openehr-org-archive", "deployments/jurisdictions/index.html")
+    on = token_prf(extract_content(doc).text(), gold)[2]
+    off = token_prf(extract_content(doc, params=ContentParams(table_gaps=False)).text(), gold)[2]
+    assert on >= 0.99 and off < 0.6
+
+
 def test_a_landing_page_of_components_without_main_keeps_them() -> None:
     """``region.component_parents``: where the page declares no ``<main>``,
     an element with 3 or more children of one tag and classes, each a

@@ -99,10 +99,11 @@ class ContentParams:
     #: lower also lose some).
     title_region: float = 0.5
     #: Page level and with site evidence: the blocks of a table with column
-    #: headers that lies between the region's first and last kept blocks are
-    #: kept (:func:`temex.content.region.table_gaps`); False: off. Measured on
+    #: headers that lies between the region's first and last kept blocks, or
+    #: is the region's next sibling, are kept
+    #: (:func:`temex.content.region.table_gaps`); False: off. Measured on
     #: every content set and the shared sites (docs/CONTENT.md, "A table
-    #: between kept blocks").
+    #: between kept blocks", "A table after the region").
     table_gaps: bool = True
     #: The scorer's blocks that are links inside the page's navigation (a
     #: ``<nav>`` element or ``role="navigation"``; over ``max_link_density``

@@ -23,7 +23,8 @@ scorer finds likely in the page's declared main element is widened to it
 (:func:`main_region`); where the scorer keeps nothing beyond the title, or
 little of the ``<article>`` that holds it, the article is the content
 (:func:`title_article`). The cells of a table with named columns that lies
-between the region's kept blocks are kept with them (:func:`table_gaps`).
+between the region's kept blocks, or right after the region, are kept with
+them (:func:`table_gaps`).
 
 Cost: O(n) per page (one reverse pre-order pass of subtree sums).
 """
@@ -68,8 +69,8 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     (:func:`title_region`), before the widenings above. With ``tables``
     (the page's tables with column headers,
     :func:`temex.content.records.headed_tables`), the blocks of such a
-    table that lies between the region's first and last kept blocks are
-    kept (:func:`table_gaps`)."""
+    table that lies between the region's first and last kept blocks, or
+    is the region's next sibling, are kept (:func:`table_gaps`)."""
     n = len(blocks)
     body = doc.body
     if not n or body < 0:
@@ -103,9 +104,9 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     """``chosen`` and every block of a table with column headers (of
     ``tables``: those with a ``th`` in their first row,
     :func:`temex.content.records.headed_tables`) that lies inside
-    ``region`` after its first kept block and before its last;
-    never a block the caller vetoed (probability 0: template, navigation,
-    repeated on the site).
+    ``region`` after its first kept block and before its last, or that is
+    ``region``'s next sibling; never a block the caller vetoed (probability
+    0: template, navigation, repeated on the site).
 
     Why: a table is one unit of the text around it, but the scorer judges
     its cells one by one, and a cell ("4.2.3", "Herbert Dürr 63 16.6%") has
@@ -117,22 +118,27 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     template); between kept blocks it is the article's. A table without
     header cells is not added: layout tables and widget grids look the
     same, and on the news sets adding them lost more than it gained
-    (docs/CONTENT.md, "A table between kept blocks"). O(n)."""
-    if region < 0:
+    (docs/CONTENT.md, "A table between kept blocks").
+
+    The same holds for such a table that is the region's next sibling
+    element: a paragraph that introduces the table below it ("The following
+    table lists ...") was the heaviest subtree and the table's cells,
+    weighing less than nothing one by one, were left beside it (a page of
+    deployments, a magazine's ranking; docs/CONTENT.md, "A table after the
+    region"). O(n)."""
+    if region < 0 or not tables:
         return chosen
-    node, size = blocks.node, doc.size
-    end = region + size[region]
-    within = [t for t in tables if region < t < end]
-    if not within:
-        return chosen
+    node, size, parent = blocks.node, doc.size, doc.parent
+    end = region + size[region]  # in pre-order, the next sibling if it has the same parent
     inside = [b for b in chosen if region <= node[b] < end]
-    if len(inside) < 2:
+    if not inside:
         return chosen
     added = set(chosen)
-    for t in within:  # its blocks: a run of the blocks, which are in document order
-        lo, hi = bisect_left(node, t), bisect_left(node, t + size[t])
-        if inside[0] < lo < hi and hi - 1 < inside[-1]:
-            added.update(b for b in range(lo, hi) if probs[b] > 0)
+    for t in tables:  # its blocks: a run of the blocks, which are in document order
+        if region < t < end or (t == end and parent[t] == parent[region]):
+            lo, hi = bisect_left(node, t), bisect_left(node, t + size[t])
+            if t == end or (inside[0] < lo < hi and hi - 1 < inside[-1]):
+                added.update(b for b in range(lo, hi) if probs[b] > 0)
     return sorted(added) if len(added) > len(chosen) else chosen
 
 
