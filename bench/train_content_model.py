@@ -62,7 +62,7 @@ from content_sets import DATASETS, pages_by_site  # noqa: E402
 from temex.content.extract import ContentParams, rule_signals  # noqa: E402
 from temex.content.features import block_lists  # noqa: E402
 from temex.content.records import headed_tables  # noqa: E402
-from temex.content.region import main_elements  # noqa: E402
+from temex.content.region import introduced_elements, main_elements  # noqa: E402
 from temex.content.rules import navigation_blocks  # noqa: E402
 from temex.content.scorer import (  # noqa: E402
     CONTEXT_FEATURES,
@@ -116,7 +116,7 @@ def group_of(site: str) -> str:
 class Page:
     __slots__ = ("dataset", "site", "name", "f_page", "f_site", "label", "weight", "btok",
                  "gold", "ctx_doc", "ctx_blocks", "rules", "chars", "traf", "lists", "mains",
-                 "title", "nav", "tables")
+                 "title", "nav", "tables", "introduced")
 
 
 def labels_for(btexts: list[list[str]], gold: str) -> list[float]:
@@ -168,6 +168,7 @@ def page_record(ds: str, site: str, name: str, d, gold: str,  # type: ignore[no-
     p.mains = main_elements(d, _PARAMS.main_sections, blocks, _PARAMS.main_components)
     p.title = title_heading(d, blocks)
     p.tables = headed_tables(d)
+    p.introduced = introduced_elements(d, blocks)
     p.rules, p.chars = rule["chosen"], np.array(blocks.chars)
     p.nav = np.array(navigation_blocks(d, blocks, rule["ld_ok"]), dtype=bool)
     p.traf = None
@@ -485,7 +486,8 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
                        _PARAMS.list_region, p.mains, _PARAMS.main_region,
                        sel == "region" and _PARAMS.title_article,
                        p.title if sel == "region" else -1, _PARAMS.title_region,
-                       p.tables if _PARAMS.table_gaps else ())
+                       p.tables if _PARAMS.table_gaps else (),
+                       p.introduced if _PARAMS.introduced else ())
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

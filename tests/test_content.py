@@ -1711,6 +1711,46 @@ def test_a_headed_table_right_after_the_region_is_kept() -> None:
     assert on >= 0.99 and off < 0.6
 
 
+def test_what_a_kept_sentence_ending_with_a_colon_introduces_is_kept() -> None:
+    """A kept block inside the region whose text ends with a colon keeps
+    the list or table that comes right after it, through a wrapper that
+    holds nothing else (``region.introduced_elements``,
+    ``region.keep_introduced``): its items, short linked lines one by one,
+    read as a menu to the scorer. Not after a block without the colon, not
+    a list outside the region, not a vetoed item. The real page: wceb2025's
+    progress report of a compiler backend, whose three announced lists of
+    patches were lost."""
+    from temex.content.region import introduced_elements, keep_introduced
+    from temex.page.blocks import page_blocks
+
+    items = "<ul><li><a href='/1'>Fix the loads</a></li><li><a href='/2'>Add types</a></li></ul>"
+
+    def kept(intro: str, after: str = items, veto: str = "", outside: bool = False) -> list[str]:
+        # outside: the region (the first div) closes after the sentence
+        body = (f"<div><p>{intro}</p></div><div class='ulist'>{after}</div>" if outside
+                else f"<div><p>{intro}</p><div class='ulist'>{after}</div></div>")
+        doc = parse(f"<html><body>{body}</body></html>")
+        blocks = page_blocks(doc)
+        text = blocks.joined
+        probs = [0.0 if t == veto else 0.9 if t == intro else 0.3 for t in text]
+        chosen = [b for b, p in enumerate(probs) if p >= 0.5]
+        region = doc.tag.index("div")
+        return [text[b] for b in keep_introduced(doc, blocks, probs, chosen, region,
+                                                 introduced_elements(doc, blocks))]
+
+    assert kept("Patches sent for review:") == ["Patches sent for review:", "Fix the loads",
+                                                "Add types"]
+    assert kept("Patches sent for review.") == ["Patches sent for review."]
+    assert kept("Patches sent for review:", after="<p>Not a list</p>") == [
+        "Patches sent for review:"]
+    assert "Add types" not in kept("Patches sent for review:", veto="Add types")
+    assert kept("Patches sent for review:", outside=True) == ["Patches sent for review:"]
+    doc, gold = _wceb2025_page("antoyo.xyz/0389")
+    on = token_prf(extract_content(doc).text(), gold)[2]
+    off = token_prf(extract_content(doc, params=ContentParams(introduced=False)).text(), gold)[2]
+    assert on >= 0.97 and off < 0.9
+
+
 def test_a_landing_page_of_components_without_main_keeps_them() -> None:
     """``region.component_parents``: where the page declares no ``<main>``,
     an element with 3 or more children of one tag and classes, each a

@@ -198,7 +198,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     region by :func:`temex.content.region.select`; at the page level the
     rules where the scorer collapsed (``page_fallback``)."""
     from .features import block_lists
-    from .region import main_elements, select
+    from .region import introduced_elements, main_elements, select
     from .scorer import block_features, load_model
 
     doc, blocks = cand.doc, cand.blocks
@@ -243,7 +243,8 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
                             params.list_region, mains, params.main_region,
                             page_level and params.title_article, title, params.title_region,
-                            headed_tables(doc) if params.table_gaps else ())
+                            headed_tables(doc) if params.table_gaps else (),
+                            introduced_elements(doc, blocks) if params.introduced else ())
     stats: dict[str, Any] = {"scorer": variant}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)

@@ -105,6 +105,12 @@ class ContentParams:
     #: every content set and the shared sites (docs/CONTENT.md, "A table
     #: between kept blocks", "A table after the region").
     table_gaps: bool = True
+    #: Page level and with site evidence: the list or table that a kept block
+    #: inside the region introduces (its text ends with a colon) is kept
+    #: (:func:`temex.content.region.keep_introduced`); False: off. Measured on
+    #: every content set and the shared sites (docs/CONTENT.md, "What a colon
+    #: introduces").
+    introduced: bool = True
     #: The scorer's blocks that are links inside the page's navigation (a
     #: ``<nav>`` element or ``role="navigation"``; over ``max_link_density``
     #: of their characters inside ``<a>``) are never content

@@ -24,7 +24,8 @@ scorer finds likely in the page's declared main element is widened to it
 little of the ``<article>`` that holds it, the article is the content
 (:func:`title_article`). The cells of a table with named columns that lies
 between the region's kept blocks, or right after the region, are kept with
-them (:func:`table_gaps`).
+them (:func:`table_gaps`), and so are the list or table that a kept block
+ending with a colon introduces (:func:`keep_introduced`).
 
 Cost: O(n) per page (one reverse pre-order pass of subtree sums).
 """
@@ -38,15 +39,17 @@ from collections.abc import Collection, Sequence
 from ..page.blocks import Blocks, heaviest_element, heaviest_subtree, subtree_sums
 from ..page.dom import HEADING_TAGS, Document
 
-__all__ = ["component_parents", "list_region", "main_elements", "main_region", "rules_region",
-           "select", "table_gaps", "title_article", "title_region"]
+__all__ = ["INTRODUCED_TAGS", "component_parents", "introduced_elements", "keep_introduced",
+           "list_region", "main_elements", "main_region", "rules_region", "select", "table_gaps",
+           "title_article", "title_region"]
 
 
 def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: float,
            outside: float = 2.0, lists: tuple[Sequence[int], Sequence[int]] | None = None,
            list_threshold: float = 0.0, mains: Collection[int] = (),
            main_threshold: float = 0.0, article: bool = False, title: int = -1,
-           title_ratio: float = 0.0, tables: Sequence[int] = ()) -> tuple[list[int], int]:
+           title_ratio: float = 0.0, tables: Sequence[int] = (),
+           introduced: Sequence[tuple[int, int]] = ()) -> tuple[list[int], int]:
     """Kept blocks and the main region from block probabilities: the region
     is the element maximising the sum of ``chars * (p - threshold)`` over its
     blocks (a maximum-weight subtree); kept are the blocks inside it with
@@ -70,7 +73,11 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     (the page's tables with column headers,
     :func:`temex.content.records.headed_tables`), the blocks of such a
     table that lies between the region's first and last kept blocks, or
-    is the region's next sibling, are kept (:func:`table_gaps`)."""
+    is the region's next sibling, are kept (:func:`table_gaps`). With
+    ``introduced`` (pairs of a block whose text ends with a colon and the
+    list or table that follows it, :func:`introduced_elements`), the
+    blocks of a list or table that a kept block inside the region
+    introduces are kept (:func:`keep_introduced`)."""
     n = len(blocks)
     body = doc.body
     if not n or body < 0:
@@ -94,6 +101,8 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
               if probs[b] >= (inside if region <= node[b] < r_end else outside)]
     if tables:
         chosen = table_gaps(doc, blocks, probs, chosen, region, tables)
+    if introduced:
+        chosen = keep_introduced(doc, blocks, probs, chosen, region, introduced)
     if article:
         return title_article(doc, blocks, chosen, region)
     return chosen, region
@@ -140,6 +149,62 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
             if t == end or (inside[0] < lo < hi and hi - 1 < inside[-1]):
                 added.update(b for b in range(lo, hi) if probs[b] > 0)
     return sorted(added) if len(added) > len(chosen) else chosen
+
+
+#: The elements a colon may introduce and that the scorer may miss: lists
+#: and tables (their items are short and often linked, where prose is not).
+INTRODUCED_TAGS = frozenset({"ul", "ol", "dl", "table"})
+
+
+def introduced_elements(doc: Document, blocks: Blocks) -> list[tuple[int, int]]:
+    """Pairs ``(block, element)``: a block whose text ends with a colon
+    (``:`` or the full-width ``：``) and the list or table
+    (:data:`INTRODUCED_TAGS`) that comes right after it: the first element
+    after the block's element in document order, through wrappers that
+    hold one element and no text of their own. O(n) (the block texts are
+    joined once, as the scorer's features do)."""
+    node, size, tag, children, text = blocks.node, doc.size, doc.tag, doc.children, doc.text
+    n = len(tag)
+    out = []
+    for b, t in enumerate(blocks.joined):
+        if not t.endswith((":", "：")):
+            continue
+        s = node[b] + size[node[b]]  # pre-order: the next element not inside it
+        while s < n and tag[s] not in INTRODUCED_TAGS and len(children[s]) == 1 \
+                and not text[s]:
+            s = children[s][0]
+        if s < n and tag[s] in INTRODUCED_TAGS:
+            out.append((b, s))
+    return out
+
+
+def keep_introduced(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: list[int],
+                    region: int, introduced: Sequence[tuple[int, int]]) -> list[int]:
+    """``chosen`` and the blocks of every list or table that a kept block
+    inside ``region`` introduces (of ``introduced``,
+    :func:`introduced_elements`), when it lies inside the region too; never
+    a block the caller vetoed (probability 0).
+
+    Why: a sentence that ends with a colon ("Many patches were sent for
+    review:", "Here's what has been done:") announces what follows it, and
+    what follows is the text's own: a list of the patches, a table of the
+    figures. One by one its items are short lines, often each a link, and
+    the scorer reads them as a menu (a blog's progress report kept its
+    sentences and lost the three lists they announce: token F1 0.873). The
+    colon is the writer's statement, as a table's column headers are
+    (:func:`table_gaps`); measured in docs/CONTENT.md, "What a colon
+    introduces". O(n)."""
+    if region < 0:
+        return chosen
+    node, size = blocks.node, doc.size
+    end = region + size[region]
+    kept = set(chosen)
+    added: set[int] = set()
+    for b, e in introduced:
+        if b in kept and region <= node[b] < end and e < end:
+            lo, hi = bisect_left(node, e), bisect_left(node, e + size[e])
+            added.update(x for x in range(lo, hi) if probs[x] > 0)
+    return sorted(kept | added) if added - kept else chosen
 
 
 def title_region(doc: Document, blocks: Blocks, weight: Sequence[float], region: int,
