@@ -230,6 +230,7 @@ class JobManager:
 
     def _run(self, job: Job) -> None:
         job.status, job.started = "running", time.time()
+        status, final = "failed", None
         try:
             try:
                 result = self._runner(job.options, self.limits, job.add_event)
@@ -242,25 +243,26 @@ class JobManager:
                                "reason": f"page-level fallback: {result.model.fallback}"})
             job.keep(result)
             del result
-            job.status = "done"
+            status = "done"
             s = job.summary or {}
-            job.add_event({"type": "done", "loads": s.get("loads"), "pages": s.get("pages"),
-                           "counts": s.get("counts")})
+            final = {"type": "done", "loads": s.get("loads"), "pages": s.get("pages"),
+                     "counts": s.get("counts")}
         except asyncio.TimeoutError:
             job.error = f"the job took longer than {self.limits.job_timeout:g} s and was stopped"
-            job.status = "failed"
         except TemexError as e:
             job.error = str(e)
-            job.status = "failed"
         except Exception as e:  # noqa: BLE001 - report, never kill the server
             job.error = f"{type(e).__name__}: {e}".splitlines()[0]
-            job.status = "failed"
         finally:
             job.finished = time.time()
-            if job.status == "failed":
-                job.add_event({"type": "failed", "error": job.error})
+            # the slot is free before the job shows as finished: a client that
+            # polls the status and then submits again is never refused for it
+            self.slots.release()
+            if status == "failed" and not job.error:
+                job.error = "the job was stopped"
+            job.status = status
+            job.add_event(final or {"type": "failed", "error": job.error})
             with self._lock:
                 self._evict(spare=job)
             _trim_memory()
-            self.slots.release()
 
