@@ -1713,13 +1713,13 @@ def test_a_headed_table_right_after_the_region_is_kept() -> None:
 
 def test_what_a_kept_sentence_ending_with_a_colon_introduces_is_kept() -> None:
     """A kept block inside the region whose text ends with a colon keeps
-    the list or table that comes right after it, through a wrapper that
-    holds nothing else (``region.introduced_elements``,
+    the list or table that the text after it begins, whatever wrappers and
+    spacers lie between (``region.introduced_elements``,
     ``region.keep_introduced``): its items, short linked lines one by one,
     read as a menu to the scorer. Not after a block without the colon, not
-    a list outside the region, not a vetoed item. The real page: wceb2025's
-    progress report of a compiler backend, whose three announced lists of
-    patches were lost."""
+    when a paragraph comes first, not a list outside the region, not a
+    vetoed item. The real page: wceb2025's progress report of a compiler
+    backend, whose three announced lists of patches were lost."""
     from temex.content.region import introduced_elements, keep_introduced
     from temex.page.blocks import page_blocks
 
@@ -1741,6 +1741,8 @@ def test_what_a_kept_sentence_ending_with_a_colon_introduces_is_kept() -> None:
     assert kept("Patches sent for review:") == ["Patches sent for review:", "Fix the loads",
                                                 "Add types"]
     assert kept("Patches sent for review.") == ["Patches sent for review."]
+    spaced = "<div><br></div><span></span><div>" + items + "</div>"
+    assert kept("Patches sent for review:", after=spaced)[1:] == ["Fix the loads", "Add types"]
     assert kept("Patches sent for review:", after="<p>Not a list</p>") == [
         "Patches sent for review:"]
     assert "Add types" not in kept("Patches sent for review:", veto="Add types")

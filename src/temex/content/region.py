@@ -159,22 +159,25 @@ INTRODUCED_TAGS = frozenset({"ul", "ol", "dl", "table"})
 def introduced_elements(doc: Document, blocks: Blocks) -> list[tuple[int, int]]:
     """Pairs ``(block, element)``: a block whose text ends with a colon
     (``:`` or the full-width ``：``) and the list or table
-    (:data:`INTRODUCED_TAGS`) that comes right after it: the first element
-    after the block's element in document order, through wrappers that
-    hold one element and no text of their own. O(n) (the block texts are
-    joined once, as the scorer's features do)."""
-    node, size, tag, children, text = blocks.node, doc.size, doc.tag, doc.children, doc.text
-    n = len(tag)
+    (:data:`INTRODUCED_TAGS`) that the text after it begins: the outermost
+    list or table that holds the next block and starts after the block's
+    element (whatever wrappers and spacers lie between them). O(blocks ×
+    depth) at the blocks that end with a colon (their texts are joined
+    once, as the scorer's features do)."""
+    node, size, tag, parent = blocks.node, doc.size, doc.tag, doc.parent
+    joined = blocks.joined
     out = []
-    for b, t in enumerate(blocks.joined):
-        if not t.endswith((":", "：")):
+    for b in range(len(joined) - 1):
+        if not joined[b].endswith((":", "：")):
             continue
-        s = node[b] + size[node[b]]  # pre-order: the next element not inside it
-        while s < n and tag[s] not in INTRODUCED_TAGS and len(children[s]) == 1 \
-                and not text[s]:
-            s = children[s][0]
-        if s < n and tag[s] in INTRODUCED_TAGS:
-            out.append((b, s))
+        end = node[b] + size[node[b]]  # pre-order: the elements after the block's start here
+        x, found = node[b + 1], -1
+        while x >= end:  # up from the next block to the first ancestor they share
+            if tag[x] in INTRODUCED_TAGS:
+                found = x
+            x = parent[x]
+        if found >= 0:
+            out.append((b, found))
     return out
 
 
