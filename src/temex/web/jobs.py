@@ -255,13 +255,15 @@ class JobManager:
             job.error = f"{type(e).__name__}: {e}".splitlines()[0]
         finally:
             job.finished = time.time()
-            # the slot is free before the job shows as finished: a client that
-            # polls the status and then submits again is never refused for it
-            self.slots.release()
             if status == "failed" and not job.error:
                 job.error = "the job was stopped"
-            job.status = status
+            # the status is published last: the slot is free before it (a
+            # client that polls the status and then submits again is never
+            # refused for it) and so is the last event (the event stream
+            # reads the status before the events and ends when it is final)
+            self.slots.release()
             job.add_event(final or {"type": "failed", "error": job.error})
+            job.status = status
             with self._lock:
                 self._evict(spare=job)
             _trim_memory()
