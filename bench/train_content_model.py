@@ -34,6 +34,12 @@ scorer's region alone; ``all``, every block over the threshold
 (bench_content.py renders the text with extract_content: its figures are the
 reference). ``--fold-models FILE`` writes the fold models for
 ``bench_content.py --cv-models FILE``.
+``--learner trees`` (with ``--no-write``; needs scikit-learn, the ``bench``
+extra) fits gradient-boosted trees (``HistGradientBoostingClassifier``,
+``--trees-iters``, ``--trees-depth``, ``--trees-rate``) in both stages instead,
+to compare a non-linear scorer by the same cross-validation; temex's scorer
+reads logistic weights only, so such a model is measured, never written
+(docs/CONTENT.md, "A non-linear scorer").
 Reproduce the shipped file: run without arguments and compare
 (``git diff src/temex/content/model.json``; tests/test_scorer.py does it with
 TEMEX_SLOW=1).
@@ -389,7 +395,29 @@ def fit_lr(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> dict
     return {"mean": mean, "scale": scale, "w": beta}
 
 
+#: The learner of both stages (``--learner``): ``logistic`` (shipped) or
+#: ``trees`` (measured only), with the trees' settings.
+LEARNER: dict = {"kind": "logistic", "iters": 100, "depth": 4, "rate": 0.1}
+
+
+def fit_stage(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> dict:
+    """One stage's model by :data:`LEARNER`: :func:`fit_lr`, or gradient-boosted
+    trees (scikit-learn, deterministic with ``random_state``; the labels are
+    the blocks' content shares rounded at 0.5)."""
+    if LEARNER["kind"] == "logistic":
+        return fit_lr(X, y, w, l2)
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    m = HistGradientBoostingClassifier(max_iter=LEARNER["iters"], max_depth=LEARNER["depth"],
+                                       learning_rate=LEARNER["rate"], l2_regularization=l2,
+                                       early_stopping=False, random_state=0)
+    m.fit(X, y >= 0.5, sample_weight=w)
+    return {"trees": m}
+
+
 def predict(m: dict, X: np.ndarray) -> np.ndarray:
+    if "trees" in m:
+        return m["trees"].predict_proba(X)[:, 1]
     z = m["w"][0] + ((X - m["mean"]) / m["scale"]) @ m["w"][1:]
     return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
 
@@ -436,11 +464,11 @@ def train(pages: list[Page], variant: str, l2: float = L2,
     X = np.vstack([getattr(p, feat) for p in pages])
     y = np.concatenate([p.label for p in pages])
     w = np.concatenate([p.weight * f for p, f in zip(pages, page_factors(pages, weighting))])
-    m1 = fit_lr(X, y, w, l2)
+    m1 = fit_stage(X, y, w, l2)
     s1s = [predict(m1, getattr(p, feat)) for p in pages]
     ctx = [_ctx(p, s) for p, s in zip(pages, s1s)]
     X2 = np.hstack([X, np.vstack(ctx)])
-    m2 = fit_lr(X2, y, w, l2)
+    m2 = fit_stage(X2, y, w, l2)
     probs = [predict(m2, np.hstack([getattr(p, feat), c])) for p, c in zip(pages, ctx)]
     best_t, best = 0.5, -1.0
     grid = [threshold] if threshold is not None else np.arange(0.30, 0.61, 0.05)
@@ -652,7 +680,16 @@ def main() -> int:
     ap.add_argument("--fold-models", metavar="JSON",
                     help="with --cv: write the fold models and the fold of every site group "
                          "(bench_content.py --cv-models reads it)")
+    ap.add_argument("--learner", choices=("logistic", "trees"), default="logistic",
+                    help="both stages' learner (trees: measured only, with --no-write)")
+    ap.add_argument("--trees-iters", type=int, default=LEARNER["iters"])
+    ap.add_argument("--trees-depth", type=int, default=LEARNER["depth"])
+    ap.add_argument("--trees-rate", type=float, default=LEARNER["rate"])
     args = ap.parse_args()
+    if args.learner != "logistic" and (not args.no_write or args.fold_models):
+        ap.error("--learner trees is measured only: give --no-write and no --fold-models")
+    LEARNER.update(kind=args.learner, iters=args.trees_iters, depth=args.trees_depth,
+                   rate=args.trees_rate)
     t0 = time.time()
     pages = load(Path(args.data), [d for d in args.datasets.split(",") if d], args.limit,
                  None if args.cache == "none" else Path(args.cache))
@@ -668,8 +705,9 @@ def main() -> int:
     if args.sites:  # one more "dataset"; each site its own group in the folds
         pages = pages + site_pages
     models = {v: train(pages, v, args.l2, thr, args.weighting) for v in ("page", "site")}
-    text = to_json(models, sorted({p.dataset for p in pages}, key=_ds_order))
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    trees = LEARNER["kind"] != "logistic"
+    text = "" if trees else to_json(models, sorted({p.dataset for p in pages}, key=_ds_order))
+    digest = "none (trees)" if trees else hashlib.sha256(text.encode()).hexdigest()[:16]
     print(f"model digest {digest}; thresholds page {models['page']['threshold']} "
           f"site {models['site']['threshold']}")
     if not args.no_write:
@@ -685,7 +723,8 @@ def main() -> int:
     if args.cv:
         oof: dict = {}
         fm: list = []
-        cv = cross_validate(pages, args.cv, args.lodo, thr, oof, fm, args.l2, args.weighting)
+        cv = cross_validate(pages, args.cv, args.lodo, thr, oof,
+                            fm if args.fold_models else None, args.l2, args.weighting)
         if args.fold_models:
             Path(args.fold_models).write_text(json.dumps(
                 {"folds": args.cv, "digest": digest,

@@ -185,6 +185,30 @@ def test_training_is_deterministic_on_a_tiny_subset(tmp_path: Path) -> None:
 
 
 @needs_data
+def test_a_tree_learner_is_measured_and_never_written(tmp_path: Path) -> None:
+    """``--learner trees`` fits gradient-boosted stages for the same grouped
+    cross-validation (docs/CONTENT.md, "A non-linear scorer"); temex's scorer
+    reads logistic weights only, so the script refuses to write such a
+    model, and a measuring run leaves the output file alone."""
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    script = str(REPO / "bench" / "train_content_model.py")
+    out = tmp_path / "model.json"
+    refused = subprocess.run([sys.executable, script, "--out", str(out), "--data", str(DATA),
+                              "--limit", "1", "--learner", "trees"], env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "measured only" in refused.stderr
+    assert not out.exists()
+    pytest.importorskip("sklearn")
+    run = subprocess.run([sys.executable, script, "--out", str(out), "--data", str(DATA),
+                          "--limit", "2", "--datasets", "cleanportaleval,cleaneval",
+                          "--sites", "0", "--no-write", "--cv", "2", "--learner", "trees",
+                          "--trees-iters", "5"], env=env, check=True,
+                         capture_output=True, text=True, timeout=280)
+    assert "none (trees)" in run.stdout and "| cleaneval | 2 |" in run.stdout
+    assert not out.exists()
+
+
+@needs_data
 @pytest.mark.skipif(not os.environ.get("TEMEX_SLOW"), reason="retrains on all data (TEMEX_SLOW=1)")
 def test_training_reproduces_the_shipped_model(tmp_path: Path) -> None:
     shipped = (REPO / "src" / "temex" / "content" / "model.json").read_text(encoding="utf-8")
