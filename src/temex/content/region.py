@@ -108,6 +108,13 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     return chosen, region
 
 
+def _element_blocks(doc: Document, blocks: Blocks, e: int) -> range:
+    """The blocks inside element ``e``: a run of the blocks, which are in
+    document order, found by bisection on their elements. O(log blocks)."""
+    node = blocks.node
+    return range(bisect_left(node, e), bisect_left(node, e + doc.size[e]))
+
+
 def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: list[int],
                region: int, tables: Sequence[int]) -> list[int]:
     """``chosen`` and every block of a table with column headers (of
@@ -143,11 +150,11 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     if not inside:
         return chosen
     added = set(chosen)
-    for t in tables:  # its blocks: a run of the blocks, which are in document order
+    for t in tables:
         if region < t < end or (t == end and parent[t] == parent[region]):
-            lo, hi = bisect_left(node, t), bisect_left(node, t + size[t])
-            if t == end or (inside[0] < lo < hi and hi - 1 < inside[-1]):
-                added.update(b for b in range(lo, hi) if probs[b] > 0)
+            run = _element_blocks(doc, blocks, t)
+            if t == end or (inside[0] < run.start < run.stop and run.stop - 1 < inside[-1]):
+                added.update(b for b in run if probs[b] > 0)
     return sorted(added) if len(added) > len(chosen) else chosen
 
 
@@ -199,14 +206,13 @@ def keep_introduced(doc: Document, blocks: Blocks, probs: Sequence[float], chose
     introduces". O(n)."""
     if region < 0:
         return chosen
-    node, size = blocks.node, doc.size
-    end = region + size[region]
+    node = blocks.node
+    end = region + doc.size[region]
     kept = set(chosen)
     added: set[int] = set()
     for b, e in introduced:
         if b in kept and region <= node[b] < end and e < end:
-            lo, hi = bisect_left(node, e), bisect_left(node, e + size[e])
-            added.update(x for x in range(lo, hi) if probs[x] > 0)
+            added.update(x for x in _element_blocks(doc, blocks, e) if probs[x] > 0)
     return sorted(kept | added) if added - kept else chosen
 
 
