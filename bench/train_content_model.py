@@ -10,7 +10,8 @@ block *content* when most of its words are in the gold text (word trigrams,
 or the whole gold line for blocks of one or two words), and fits two
 two-stage logistic regressions (``page``: no site evidence; ``site``: with
 the site's other pages counted) by Newton's method with L2 regularisation
-(numpy only, deterministic). Each block is weighted by its share of the
+(numpy only, deterministic).
+Each block is weighted by its share of the
 page's words, so every page weighs the same, as in the page-averaged F1;
 then pages are weighted (``--weighting``, :data:`WEIGHTING` = ``mix``: half
 every page the same, half every dataset the same, so that CleanEval's 730
@@ -34,12 +35,14 @@ scorer's region alone; ``all``, every block over the threshold
 (bench_content.py renders the text with extract_content: its figures are the
 reference). ``--fold-models FILE`` writes the fold models for
 ``bench_content.py --cv-models FILE``.
-``--learner trees`` (with ``--no-write``; needs scikit-learn, the ``bench``
-extra) fits gradient-boosted trees (``HistGradientBoostingClassifier``,
-``--trees-iters``, ``--trees-depth``, ``--trees-rate``) in both stages instead,
-to compare a non-linear scorer by the same cross-validation; temex's scorer
-reads logistic weights only, so such a model is measured, never written
-(docs/CONTENT.md, "A non-linear scorer").
+``--learner blend`` adds to each stage gradient-boosted trees
+(scikit-learn's ``HistGradientBoostingClassifier``, the ``test`` extra: 100
+trees of depth 4, rate 0.1, the same L2; the stage's log-odds are the mean
+of the two; each exported forest is checked equal to scikit-learn's
+prediction), a model the scorer reads; ``--learner trees`` (with
+``--no-write``) fits the trees alone (``--trees-iters``, ``--trees-depth``,
+``--trees-rate`` set the trees of both), to compare learners by the same
+cross-validation (docs/CONTENT.md, "A blended scorer").
 Reproduce the shipped file: run without arguments and compare
 (``git diff src/temex/content/model.json``; tests/test_scorer.py does it with
 TEMEX_SLOW=1).
@@ -395,15 +398,17 @@ def fit_lr(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> dict
     return {"mean": mean, "scale": scale, "w": beta}
 
 
-#: The learner of both stages (``--learner``): ``logistic`` (shipped) or
-#: ``trees`` (measured only), with the trees' settings.
+#: The learner of both stages (``--learner``): ``logistic`` (shipped),
+#: ``blend`` (the mean log-odds of the logistic regression and of
+#: gradient-boosted trees; the scorer reads it, docs/CONTENT.md, "A blended
+#: scorer") or ``trees`` alone (measured only), with the trees' settings.
 LEARNER: dict = {"kind": "logistic", "iters": 100, "depth": 4, "rate": 0.1}
 
 
 def fit_stage(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> dict:
-    """One stage's model by :data:`LEARNER`: :func:`fit_lr`, or gradient-boosted
+    """One stage's model by :data:`LEARNER`: :func:`fit_lr`, gradient-boosted
     trees (scikit-learn, deterministic with ``random_state``; the labels are
-    the blocks' content shares rounded at 0.5)."""
+    the blocks' content shares rounded at 0.5), or both."""
     if LEARNER["kind"] == "logistic":
         return fit_lr(X, y, w, l2)
     from sklearn.ensemble import HistGradientBoostingClassifier
@@ -412,14 +417,61 @@ def fit_stage(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> d
                                        learning_rate=LEARNER["rate"], l2_regularization=l2,
                                        early_stopping=False, random_state=0)
     m.fit(X, y >= 0.5, sample_weight=w)
+    if LEARNER["kind"] == "blend":
+        return {"trees": m, "lr": fit_lr(X, y, w, l2)}
     return {"trees": m}
 
 
+def _z_lr(m: dict, X: np.ndarray) -> np.ndarray:
+    return m["w"][0] + ((X - m["mean"]) / m["scale"]) @ m["w"][1:]
+
+
+def _sig(z: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+
+
 def predict(m: dict, X: np.ndarray) -> np.ndarray:
+    if "lr" in m:  # the scorer's blend: the mean of both log-odds
+        return _sig(0.5 * (_z_lr(m["lr"], X) + m["trees"].decision_function(X)))
     if "trees" in m:
         return m["trees"].predict_proba(X)[:, 1]
-    z = m["w"][0] + ((X - m["mean"]) / m["scale"]) @ m["w"][1:]
-    return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+    return _sig(_z_lr(m, X))
+
+
+def forest_dict(trees, X: np.ndarray) -> dict:  # type: ignore[no-untyped-def]
+    """A fitted binary ``HistGradientBoostingClassifier`` in the flat arrays
+    :class:`temex.content.scorer.Forest` reads (every tree's nodes in
+    scikit-learn's order, children after their parent, offset by the nodes
+    before the tree), checked against scikit-learn's own log-odds on ``X``:
+    the same comparisons and the same sums in the same order, so equal."""
+    d: dict = {"base": float(np.ravel(trees._baseline_prediction)[0]), "feature": [],
+               "threshold": [], "left": [], "right": [], "value": [], "roots": []}
+    for (tree,) in trees._predictors:
+        off = len(d["feature"])
+        d["roots"].append(off)
+        for nd in tree.nodes:
+            leaf = bool(nd["is_leaf"])
+            if not leaf and nd["is_categorical"]:
+                raise ValueError("categorical split: not supported by the scorer")
+            d["feature"].append(-1 if leaf else int(nd["feature_idx"]))
+            d["threshold"].append(0.0 if leaf else float(nd["num_threshold"]))
+            d["left"].append(-1 if leaf else off + int(nd["left"]))
+            d["right"].append(-1 if leaf else off + int(nd["right"]))
+            d["value"].append(float(nd["value"]) if leaf else 0.0)
+    feat, thr = np.array(d["feature"]), np.array(d["threshold"])
+    left, right, val = np.array(d["left"]), np.array(d["right"]), np.array(d["value"])
+    z = np.full(len(X), d["base"])
+    rows = np.arange(len(X))
+    for r in d["roots"]:
+        i = np.full(len(X), r)
+        while (feat[i] >= 0).any():
+            f = feat[i]
+            go_left = X[rows, np.maximum(f, 0)] <= thr[i]
+            i = np.where(f < 0, i, np.where(go_left, left[i], right[i]))
+        z += val[i]
+    if not np.array_equal(z, trees.decision_function(X)):
+        raise AssertionError("exported forest differs from scikit-learn's prediction")
+    return d
 
 
 def _ctx(p: Page, s1: np.ndarray) -> np.ndarray:
@@ -469,6 +521,9 @@ def train(pages: list[Page], variant: str, l2: float = L2,
     ctx = [_ctx(p, s) for p, s in zip(pages, s1s)]
     X2 = np.hstack([X, np.vstack(ctx)])
     m2 = fit_stage(X2, y, w, l2)
+    if "lr" in m1:  # the forests as the scorer reads them, checked on a sample
+        m1["forest"] = forest_dict(m1["trees"], X[::50])
+        m2["forest"] = forest_dict(m2["trees"], X2[::50])
     probs = [predict(m2, np.hstack([getattr(p, feat), c])) for p, c in zip(pages, ctx)]
     best_t, best = 0.5, -1.0
     grid = [threshold] if threshold is not None else np.arange(0.30, 0.61, 0.05)
@@ -621,11 +676,14 @@ def model_dicts(models: dict) -> dict:
     out = {}
     for variant, m in models.items():
         names1 = FEATURES + (SITE_FEATURES if variant == "site" else [])
+        m1, m2 = m["m1"].get("lr", m["m1"]), m["m2"].get("lr", m["m2"])
         out[variant] = {
-            "features1": names1, "mean1": r(m["m1"]["mean"]), "scale1": r(m["m1"]["scale"]),
-            "w1": r(m["m1"]["w"]), "features2": names1 + CONTEXT_FEATURES,
-            "mean2": r(m["m2"]["mean"]), "scale2": r(m["m2"]["scale"]), "w2": r(m["m2"]["w"]),
+            "features1": names1, "mean1": r(m1["mean"]), "scale1": r(m1["scale"]),
+            "w1": r(m1["w"]), "features2": names1 + CONTEXT_FEATURES,
+            "mean2": r(m2["mean"]), "scale2": r(m2["scale"]), "w2": r(m2["w"]),
             "threshold": m["threshold"], "outside": OUTSIDE}
+        if "forest" in m["m1"]:
+            out[variant].update(forest1=m["m1"]["forest"], forest2=m["m2"]["forest"])
     return out
 
 
@@ -680,14 +738,16 @@ def main() -> int:
     ap.add_argument("--fold-models", metavar="JSON",
                     help="with --cv: write the fold models and the fold of every site group "
                          "(bench_content.py --cv-models reads it)")
-    ap.add_argument("--learner", choices=("logistic", "trees"), default="logistic",
-                    help="both stages' learner (trees: measured only, with --no-write)")
+    ap.add_argument("--learner", choices=("logistic", "blend", "trees"), default="logistic",
+                    help="both stages' learner: logistic (shipped); blend, the mean log-odds "
+                         "of logistic and trees; trees (measured only: --no-write)")
     ap.add_argument("--trees-iters", type=int, default=LEARNER["iters"])
     ap.add_argument("--trees-depth", type=int, default=LEARNER["depth"])
     ap.add_argument("--trees-rate", type=float, default=LEARNER["rate"])
     args = ap.parse_args()
-    if args.learner != "logistic" and (not args.no_write or args.fold_models):
-        ap.error("--learner trees is measured only: give --no-write and no --fold-models")
+    if args.learner == "trees" and (not args.no_write or args.fold_models):
+        ap.error(f"--learner {args.learner} is measured only: give --no-write and no "
+                 "--fold-models")
     LEARNER.update(kind=args.learner, iters=args.trees_iters, depth=args.trees_depth,
                    rate=args.trees_rate)
     t0 = time.time()
@@ -705,7 +765,7 @@ def main() -> int:
     if args.sites:  # one more "dataset"; each site its own group in the folds
         pages = pages + site_pages
     models = {v: train(pages, v, args.l2, thr, args.weighting) for v in ("page", "site")}
-    trees = LEARNER["kind"] != "logistic"
+    trees = LEARNER["kind"] == "trees"
     text = "" if trees else to_json(models, sorted({p.dataset for p in pages}, key=_ds_order))
     digest = "none (trees)" if trees else hashlib.sha256(text.encode()).hexdigest()[:16]
     print(f"model digest {digest}; thresholds page {models['page']['threshold']} "

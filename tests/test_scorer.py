@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import DATA
 
 from temex.content.extract import ContentParams, extract_content, rule_signals
-from temex.content.scorer import (CONTEXT_FEATURES, FEATURES, SITE_FEATURES, block_features,
-                                  load_model)
+from temex.content.scorer import (CONTEXT_FEATURES, FEATURES, SITE_FEATURES, Forest,
+                                  ScorerModel, block_features, load_model)
+from temex.page import kernel
 from temex.page.blocks import page_blocks
 from temex.page.dom import parse
 from temex.page.tokens import token_prf
@@ -37,6 +40,59 @@ def test_model_file_loads() -> None:
     for m in (page, site):
         assert len(m.w1) == len(m.names1) + 1 and len(m.w2) == len(m.names2) + 1
         assert 0.0 < m.threshold < 1.0
+        # the shipped scorer is logistic; a blended file is read as well
+        # (test_a_forest_sums_the_leaves_its_rows_reach, test_a_blended_model_...)
+        assert m.forest1 is None and m.forest2 is None
+
+
+def _forest() -> dict[str, Any]:
+    """Two stumps and a tree of depth 2 over three features."""
+    return {"base": -0.25, "roots": [0, 3, 6],
+            "feature": [0, -1, -1, 2, -1, -1, 1, 0, -1, -1, -1],
+            "threshold": [0.5, 0, 0, -1.0, 0, 0, 3.0, 1.5, 0, 0, 0],
+            "left": [1, -1, -1, 4, -1, -1, 7, 8, -1, -1, -1],
+            "right": [2, -1, -1, 5, -1, -1, 10, 9, -1, -1, -1],
+            "value": [0, 0.125, -0.5, 0, 2.0, 0.75, 0, 0, 1.0, -1.0, 0.5]}
+
+
+def test_a_forest_sums_the_leaves_its_rows_reach() -> None:
+    """The forest's raw score is its base plus, tree by tree, the value of
+    the leaf reached going left where ``x[feature] <= threshold``; a stage
+    of a blended model is the sigmoid of the mean of the logistic log-odds
+    and that score, the same on the compiled path."""
+    f = Forest(_forest(), 3)
+    # row (0.5, 3.0, -1.0): left (0.125), left (2.0), left then left (1.0)
+    assert f.raw([0.5, 3.0, -1.0]) == -0.25 + 0.125 + 2.0 + 1.0
+    # row (2.0, 4.0, 0.0): right (-0.5), right (0.75), right (0.5)
+    assert f.raw([2.0, 4.0, 0.0]) == -0.25 - 0.5 + 0.75 + 0.5
+    d = {"features1": ["a", "b", "c"], "mean1": [0.0] * 3, "scale1": [1.0] * 3,
+         "w1": [0.1, 0.2, -0.3, 0.4], "features2": ["a", "b", "c", "d"],
+         "mean2": [0.0] * 4, "scale2": [1.0] * 4, "w2": [0.0, 0.5, 0.5, 0.5, -1.0],
+         "threshold": 0.5, "forest1": _forest(), "forest2": {**_forest(), "base": 1.0}}
+    m = ScorerModel(d)
+    rows = [[0.5, 3.0, -1.0], [2.0, 4.0, 0.0], [1.0, 2.0, 3.0]]
+    z = 0.1 + 0.2 * 0.5 + -0.3 * 3.0 + 0.4 * -1.0
+    s1 = m.stage1(rows)
+    assert s1[0] == pytest.approx(1 / (1 + math.exp(-0.5 * (z + f.raw(rows[0])))), abs=1e-15)
+    ctx = [[0.25], [0.5], [0.75]]
+    s2 = m.stage2(rows, ctx)
+    assert kernel.get() is None or (s1, s2) == _pure_stages(m, rows, ctx)
+    with pytest.raises(IndexError):  # a forest cannot read a row cut short
+        m.stage1(rows, 2)
+    with pytest.raises(ValueError):
+        Forest({**_forest(), "left": [1, -1, -1, 4, -1, -1, 7, 99, -1, -1, -1]}, 3)
+    with pytest.raises(ValueError):
+        Forest({**_forest(), "feature": [0, -1, -1, 3, -1, -1, 1, 0, -1, -1, -1]}, 3)
+
+
+def _pure_stages(m: ScorerModel, rows: list[list[float]],
+                 ctx: list[list[float]]) -> tuple[list[float], list[float]]:
+    state = kernel._state
+    try:
+        kernel._state = (None, "off in this test")
+        return m.stage1(rows), m.stage2(rows, ctx)
+    finally:
+        kernel._state = state
 
 
 def test_features_have_the_declared_length() -> None:
@@ -165,12 +221,12 @@ def test_site_level_adds_the_rules_where_the_scorer_keeps_less() -> None:
     assert set(rules) <= set(forced.chosen)
 
 
-def _train(tmp: Path, *extra: str) -> str:
+def _train(tmp: Path, *extra: str, timeout: float = 280) -> str:
     out = tmp / "model.json"
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     subprocess.run([sys.executable, str(REPO / "bench" / "train_content_model.py"),
                     "--out", str(out), "--data", str(DATA), *extra], check=True, env=env,
-                   capture_output=True, text=True, timeout=280)
+                   capture_output=True, text=True, timeout=timeout)
     return out.read_text(encoding="utf-8")
 
 
@@ -186,10 +242,10 @@ def test_training_is_deterministic_on_a_tiny_subset(tmp_path: Path) -> None:
 
 @needs_data
 def test_a_tree_learner_is_measured_and_never_written(tmp_path: Path) -> None:
-    """``--learner trees`` fits gradient-boosted stages for the same grouped
-    cross-validation (docs/CONTENT.md, "A non-linear scorer"); temex's scorer
-    reads logistic weights only, so the script refuses to write such a
-    model, and a measuring run leaves the output file alone."""
+    """``--learner trees`` fits gradient-boosted stages alone for the same
+    grouped cross-validation (docs/CONTENT.md, "A blended scorer"); temex's
+    scorer reads blends of logistic weights and trees, so the script refuses
+    to write such a model, and a measuring run leaves the output file alone."""
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     script = str(REPO / "bench" / "train_content_model.py")
     out = tmp_path / "model.json"
@@ -209,10 +265,44 @@ def test_a_tree_learner_is_measured_and_never_written(tmp_path: Path) -> None:
 
 
 @needs_data
+def test_a_blended_model_is_written_and_read(tmp_path: Path) -> None:
+    """``--learner blend`` writes each stage's logistic weights and its
+    forest (the script checks the exported trees against scikit-learn's own
+    prediction before writing); the scorer reads the file, and both paths
+    score a real page the same."""
+    pytest.importorskip("sklearn")
+    d = json.loads(_train(tmp_path, "--limit", "2", "--datasets", "cleanportaleval,cleaneval",
+                          "--sites", "0", "--learner", "blend", "--trees-iters", "5"))
+    assert d["version"] == 3
+    m = ScorerModel(d["models"]["page"])
+    assert m.forest1 is not None and len(m.forest1.roots) == 5
+    assert m.forest2 is not None and len(m.forest2.roots) == 5
+    assert DATA is not None
+    raw = next((DATA / "content" / "big9" / "cnn").glob("*.html")).read_bytes()
+
+    def scored() -> tuple[int, list[float]]:
+        doc = parse(raw)
+        blocks = page_blocks(doc)
+        rows = block_features(doc, blocks, rule_signals(doc, blocks, [False] * len(blocks)))
+        return len(blocks), m.probabilities(doc, blocks, rows)
+
+    n, probs = scored()
+    assert n and len(probs) == n and all(0.0 <= p <= 1.0 for p in probs)
+    if kernel.get() is not None:
+        state = kernel._state
+        try:
+            kernel._state = (None, "off in this test")
+            assert scored() == (n, probs)
+        finally:
+            kernel._state = state
+
+
+@needs_data
 @pytest.mark.skipif(not os.environ.get("TEMEX_SLOW"), reason="retrains on all data (TEMEX_SLOW=1)")
+@pytest.mark.timeout(3600)
 def test_training_reproduces_the_shipped_model(tmp_path: Path) -> None:
     shipped = (REPO / "src" / "temex" / "content" / "model.json").read_text(encoding="utf-8")
-    again = _train(tmp_path)
+    again = _train(tmp_path, timeout=3600)
     assert hashlib.sha256(again.encode()).hexdigest() == hashlib.sha256(shipped.encode()).hexdigest()
 
 
@@ -289,7 +379,10 @@ def test_feature_rows_read_as_the_lists_they_hold() -> None:
     assert len(FeatureRows(array("d"), 3)) == 0
     model = load_model()["page"]
     width = len(model.names1)
-    flat = [[0.01 * ((7 * j + r) % 13) for j in range(width)] for r in range(4)]
-    packed = FeatureRows(array("d", [x for row in flat for x in row]), width)
-    assert model.stage1(packed) == model.stage1(flat)
+    flat = [[0.01 * ((7 * j + r) % 13) for j in range(width + 3)] for r in range(4)]
+    packed = FeatureRows(array("d", [x for row in flat for x in row]), width + 3)
+    # rows wider than the model (the site variant's rows read by the page
+    # model) are cut to its width
+    assert model.stage1(packed, width) == model.stage1(flat, width)
+    assert model.stage1(packed, width) == model.stage1([row[:width] for row in flat])
     assert model.stage1(packed, 5) == model.stage1([row[:5] for row in flat])
