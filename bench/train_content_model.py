@@ -8,9 +8,12 @@ cleanportaleval, cleaneval, dragnet: the development data, ``../shared/data``),
 computes the features of :mod:`temex.content.scorer` for every text block, labels a
 block *content* when most of its words are in the gold text (word trigrams,
 or the whole gold line for blocks of one or two words), and fits two
-two-stage logistic regressions (``page``: no site evidence; ``site``: with
-the site's other pages counted) by Newton's method with L2 regularisation
-(numpy only, deterministic).
+two-stage scorers (``page``: no site evidence; ``site``: with the site's
+other pages counted), each stage a logistic regression by Newton's method
+with L2 regularisation (numpy) blended with gradient-boosted trees
+(scikit-learn's ``HistGradientBoostingClassifier``: 100 trees of depth 4,
+rate 0.1, the same L2; the scorer averages the two log-odds; each exported
+forest is checked equal to scikit-learn's prediction), deterministic.
 Each block is weighted by its share of the
 page's words, so every page weighs the same, as in the page-averaged F1;
 then pages are weighted (``--weighting``, :data:`WEIGHTING` = ``mix``: half
@@ -35,14 +38,11 @@ scorer's region alone; ``all``, every block over the threshold
 (bench_content.py renders the text with extract_content: its figures are the
 reference). ``--fold-models FILE`` writes the fold models for
 ``bench_content.py --cv-models FILE``.
-``--learner blend`` adds to each stage gradient-boosted trees
-(scikit-learn's ``HistGradientBoostingClassifier``, the ``test`` extra: 100
-trees of depth 4, rate 0.1, the same L2; the stage's log-odds are the mean
-of the two; each exported forest is checked equal to scikit-learn's
-prediction), a model the scorer reads; ``--learner trees`` (with
-``--no-write``) fits the trees alone (``--trees-iters``, ``--trees-depth``,
-``--trees-rate`` set the trees of both), to compare learners by the same
-cross-validation (docs/CONTENT.md, "A blended scorer").
+``--learner logistic`` fits the logistic regressions alone (the scorer
+before the blend); ``--learner trees`` (with ``--no-write``) the trees
+alone (``--trees-iters``, ``--trees-depth``, ``--trees-rate`` set the
+trees of both), to compare learners by the same cross-validation
+(docs/CONTENT.md, "A blended scorer").
 Reproduce the shipped file: run without arguments and compare
 (``git diff src/temex/content/model.json``; tests/test_scorer.py does it with
 TEMEX_SLOW=1).
@@ -398,11 +398,11 @@ def fit_lr(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> dict
     return {"mean": mean, "scale": scale, "w": beta}
 
 
-#: The learner of both stages (``--learner``): ``logistic`` (shipped),
-#: ``blend`` (the mean log-odds of the logistic regression and of
-#: gradient-boosted trees; the scorer reads it, docs/CONTENT.md, "A blended
-#: scorer") or ``trees`` alone (measured only), with the trees' settings.
-LEARNER: dict = {"kind": "logistic", "iters": 100, "depth": 4, "rate": 0.1}
+#: The learner of both stages (``--learner``): ``blend`` (shipped: the mean
+#: log-odds of the logistic regression and of gradient-boosted trees,
+#: docs/CONTENT.md, "A blended scorer"), ``logistic`` (the scorer before it)
+#: or ``trees`` alone (measured only), with the trees' settings.
+LEARNER: dict = {"kind": "blend", "iters": 100, "depth": 4, "rate": 0.1}
 
 
 def fit_stage(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> dict:
@@ -738,9 +738,9 @@ def main() -> int:
     ap.add_argument("--fold-models", metavar="JSON",
                     help="with --cv: write the fold models and the fold of every site group "
                          "(bench_content.py --cv-models reads it)")
-    ap.add_argument("--learner", choices=("logistic", "blend", "trees"), default="logistic",
-                    help="both stages' learner: logistic (shipped); blend, the mean log-odds "
-                         "of logistic and trees; trees (measured only: --no-write)")
+    ap.add_argument("--learner", choices=("blend", "logistic", "trees"), default="blend",
+                    help="both stages' learner: blend (shipped), the mean log-odds of logistic "
+                         "and trees; logistic; trees (measured only: --no-write)")
     ap.add_argument("--trees-iters", type=int, default=LEARNER["iters"])
     ap.add_argument("--trees-depth", type=int, default=LEARNER["depth"])
     ap.add_argument("--trees-rate", type=float, default=LEARNER["rate"])

@@ -4,11 +4,10 @@ Idea: a classifier in two stages over the features of
 :mod:`temex.content.features`: stage 1 judges each block alone, stage 2
 again with the stage-1 probabilities of its neighbours and enclosing
 subtrees. Each stage is a logistic regression and, where the model has one
-(``bench/train_content_model.py --learner blend``; the shipped model has
-none), a forest of gradient-boosted regression trees; the block's log-odds
-are then the mean of the two (the trees learn interactions a linear model
-cannot; the linear half keeps the smooth behaviour on pages unlike any
-trained on: docs/CONTENT.md, "A blended scorer"). Two variants: ``page``
+(the shipped model has), a forest of gradient-boosted regression trees; the
+block's log-odds are then the mean of the two (the trees learn interactions
+a linear model cannot; the linear half keeps the smooth behaviour on pages
+unlike any trained on: docs/CONTENT.md, "A blended scorer"). Two variants: ``page``
 (the page alone) and ``site`` (with the site's other pages counted). Pure
 Python at run time (compiled with the kernel: the same sums in the same
 order); the weights and trees are a JSON file shipped in the package

@@ -2467,55 +2467,55 @@ def dot(list f, list k):
         free(kk)
 
 
+cdef struct _Node:
+    double threshold
+    double value
+    int feature
+    int child[2]
+
+
 cdef class Forest:
-    """:class:`temex.content.scorer.Forest` in C arrays: the raw score of a
-    row is ``base`` plus, tree by tree, the value of the leaf its walk
-    reaches (``x[feature] <= threshold``: left). The Python class has checked
-    that every node points inside the arrays and every child comes after
-    its parent (so that a walk ends). Laid out for a walk without branches
-    on the data: the children of node ``i`` at ``child[2 i]`` (left) and
-    ``child[2 i + 1]``, a leaf its own two children, and every walk
-    ``depth`` steps long (the deepest leaf's), so that the processor
-    overlaps the walks of successive trees instead of mispredicting their
-    turns (about 10 ns a tree of depth 4 and a row)."""
+    """:class:`temex.content.scorer.Forest` in C: the raw score of a row is
+    ``base`` plus, tree by tree, the value of the leaf its walk reaches
+    (``x[feature] <= threshold``: left). The Python class has checked that
+    every node points inside the arrays and every child comes after its
+    parent (so that a walk ends). Laid out for a walk without branches on
+    the data: one record a node (its test, its value, its children: left at
+    ``child[0]``), a leaf its own two children, and every walk ``depth``
+    steps long (the deepest leaf's), so that the processor overlaps the
+    walks of successive trees instead of mispredicting their turns (about
+    10 ns a tree of depth 4 and a row)."""
     cdef double base
     cdef Py_ssize_t n, ntrees, depth
-    cdef int *feature
-    cdef int *child
+    cdef _Node *nodes
     cdef int *roots
-    cdef double *threshold
-    cdef double *value
 
     def __cinit__(self, double base, list feature, list threshold, list left, list right,
                   list value, list roots):
-        cdef Py_ssize_t j, t, d, i
+        cdef Py_ssize_t j
+        cdef int i
         self.base = base
         self.n = len(feature)
         self.ntrees = len(roots)
-        self.feature = <int *> malloc((self.n + 1) * sizeof(int))
-        self.child = <int *> malloc((2 * self.n + 2) * sizeof(int))
+        self.nodes = <_Node *> malloc((self.n + 1) * sizeof(_Node))
         self.roots = <int *> malloc((self.ntrees + 1) * sizeof(int))
-        self.threshold = <double *> malloc((self.n + 1) * sizeof(double))
-        self.value = <double *> malloc((self.n + 1) * sizeof(double))
-        if (self.feature == NULL or self.child == NULL or self.roots == NULL
-                or self.threshold == NULL or self.value == NULL):
+        cdef int *deep = <int *> malloc((self.n + 1) * sizeof(int))
+        if self.nodes == NULL or self.roots == NULL or deep == NULL:
+            free(deep)
             raise MemoryError()
         for j in range(self.n):
+            self.nodes[j].threshold = threshold[j]
+            self.nodes[j].value = value[j]
             if feature[j] < 0:  # a leaf: reads feature 0 and stays
-                self.feature[j] = 0
-                self.child[2 * j] = self.child[2 * j + 1] = j
+                self.nodes[j].feature = 0
+                self.nodes[j].child[0] = self.nodes[j].child[1] = j
             else:
-                self.feature[j] = feature[j]
-                self.child[2 * j] = left[j]
-                self.child[2 * j + 1] = right[j]
-            self.threshold[j] = threshold[j]
-            self.value[j] = value[j]
+                self.nodes[j].feature = feature[j]
+                self.nodes[j].child[0] = left[j]
+                self.nodes[j].child[1] = right[j]
         for j in range(self.ntrees):
             self.roots[j] = roots[j]
         # the longest walk: every node's depth (children come after parents)
-        cdef int *deep = <int *> malloc((self.n + 1) * sizeof(int))
-        if deep == NULL:
-            raise MemoryError()
         self.depth = 0
         for j in range(self.n):
             deep[j] = 0
@@ -2528,22 +2528,21 @@ cdef class Forest:
         free(deep)
 
     def __dealloc__(self):
-        free(self.feature)
-        free(self.child)
+        free(self.nodes)
         free(self.roots)
-        free(self.threshold)
-        free(self.value)
 
     cdef double raw(self, const double *x) noexcept:
         cdef double z = self.base
         cdef Py_ssize_t t, d
+        cdef const _Node *nd
         cdef int i
         for t in range(self.ntrees):
             i = self.roots[t]
             for d in range(self.depth):
                 # right where not x <= threshold (a NaN goes right, as in Python)
-                i = self.child[2 * i + 1 - (x[self.feature[i]] <= self.threshold[i])]
-            z += self.value[i]
+                nd = &self.nodes[i]
+                i = nd.child[1 - (x[nd.feature] <= nd.threshold)]
+            z += self.nodes[i].value
         return z
 
 
