@@ -59,13 +59,16 @@ def name_flags(doc: Document, verdict: Callable[[str, tuple[str, ...]], object],
         index = doc.__dict__.get("_name_index")
         if index is None:
             index = doc.__dict__["_name_index"] = k.name_index(doc.id, doc.classes)
-        verdicts = bytearray(len(index[1]))
-        for j, key in enumerate(index[1]):
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = 1 if verdict(*key) else 0
-            verdicts[j] = v
-        return k.flags_by_index(index[0], a, end, bytes(verdicts))  # type: ignore[no-any-return]
+        # the memo read for every pair in one C-level pass; the verdict
+        # asked only for the pairs it has not seen
+        keys = index[1]
+        got = list(map(memo.get, keys))
+        if None in got:
+            for j, v in enumerate(got):
+                if v is None:
+                    key = keys[j]
+                    got[j] = memo[key] = 1 if verdict(*key) else 0
+        return k.flags_by_index(index[0], a, end, bytes(got))  # type: ignore[no-any-return]
     out = bytearray(len(doc))
     ids, classes = doc.id, doc.classes
     for i in range(a, end):
