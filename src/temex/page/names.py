@@ -62,13 +62,14 @@ def name_flags(doc: Document, verdict: Callable[[str, tuple[str, ...]], object],
         # the memo read for every pair in one C-level pass; the verdict
         # asked only for the pairs it has not seen
         keys = index[1]
-        got = list(map(memo.get, keys))
+        got: list[int | None] = list(map(memo.get, keys))
         if None in got:
             for j, v in enumerate(got):
                 if v is None:
                     key = keys[j]
                     got[j] = memo[key] = 1 if verdict(*key) else 0
-        return k.flags_by_index(index[0], a, end, bytes(got))  # type: ignore[no-any-return]
+        verdicts = bytes(got)  # type: ignore[arg-type]  # no None is left
+        return k.flags_by_index(index[0], a, end, verdicts)  # type: ignore[no-any-return]
     out = bytearray(len(doc))
     ids, classes = doc.id, doc.classes
     for i in range(a, end):
