@@ -78,6 +78,7 @@ from temex.content.scorer import (  # noqa: E402
     FEATURES,
     MODEL_VERSION,
     SITE_FEATURES,
+    Forest,
     block_features,
     context_features,
     select,
@@ -442,8 +443,9 @@ def forest_dict(trees, X: np.ndarray) -> dict:  # type: ignore[no-untyped-def]
     """A fitted binary ``HistGradientBoostingClassifier`` in the flat arrays
     :class:`temex.content.scorer.Forest` reads (every tree's nodes in
     scikit-learn's order, children after their parent, offset by the nodes
-    before the tree), checked against scikit-learn's own log-odds on ``X``:
-    the same comparisons and the same sums in the same order, so equal."""
+    before the tree), checked by the scorer's own walk against
+    scikit-learn's log-odds on ``X``: the same comparisons and the same sums
+    in the same order, so equal."""
     d: dict = {"base": float(np.ravel(trees._baseline_prediction)[0]), "feature": [],
                "threshold": [], "left": [], "right": [], "value": [], "roots": []}
     for (tree,) in trees._predictors:
@@ -458,17 +460,8 @@ def forest_dict(trees, X: np.ndarray) -> dict:  # type: ignore[no-untyped-def]
             d["left"].append(-1 if leaf else off + int(nd["left"]))
             d["right"].append(-1 if leaf else off + int(nd["right"]))
             d["value"].append(float(nd["value"]) if leaf else 0.0)
-    feat, thr = np.array(d["feature"]), np.array(d["threshold"])
-    left, right, val = np.array(d["left"]), np.array(d["right"]), np.array(d["value"])
-    z = np.full(len(X), d["base"])
-    rows = np.arange(len(X))
-    for r in d["roots"]:
-        i = np.full(len(X), r)
-        while (feat[i] >= 0).any():
-            f = feat[i]
-            go_left = X[rows, np.maximum(f, 0)] <= thr[i]
-            i = np.where(f < 0, i, np.where(go_left, left[i], right[i]))
-        z += val[i]
+    walk = Forest(d, X.shape[1])
+    z = np.array([walk.raw(row) for row in X.tolist()])
     if not np.array_equal(z, trees.decision_function(X)):
         raise AssertionError("exported forest differs from scikit-learn's prediction")
     return d
