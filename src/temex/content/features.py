@@ -121,21 +121,39 @@ _NEG_PREFIXES = _NEGATIVE[:29]
 _NEG_WORDS = frozenset(_NEGATIVE[29:])
 
 
-@lru_cache(maxsize=4096)
-def _name_words(id_: str, classes: tuple[str, ...]) -> tuple[frozenset[str], bool, bool]:
-    """(negative words, positive verdict, comment-like verdict) of an
-    element's ``id`` and classes, cached across pages: a site repeats its
-    names on every page (4,096 entries, about a megabyte: a worker's memory
-    stays flat)."""
-    words: list[str] = []
-    for value in (id_, *classes):
-        low = value.lower()
-        if low.startswith("js-"):
-            continue
-        words.extend(w for w in _SPLIT.split(low) if w)
+@lru_cache(maxsize=1 << 15)
+def _value_words(value: str) -> tuple[frozenset[str], bool, bool]:
+    """:func:`_name_words` of one ``id`` or class value. Cached across pages
+    and sites: class values repeat from site to site (``row``,
+    ``entry-content``) far more than whole (id, classes) pairs do, so a page
+    never seen finds most of its values judged (32,768 entries, a few
+    megabytes at most: a worker's memory stays flat)."""
+    low = value.lower()
+    if low.startswith("js-"):
+        return frozenset(), False, False
+    words = [w for w in _SPLIT.split(low) if w]
     return (frozenset(w for w in words if w.startswith(_NEG_PREFIXES) or w in _NEG_WORDS),
             _pos(words) if words else False,
             any(w.startswith(("comment", "disqus", "respond", "reply")) for w in words))
+
+
+_NO_WORDS: tuple[frozenset[str], bool, bool] = (frozenset(), False, False)
+
+
+@lru_cache(maxsize=4096)
+def _name_words(id_: str, classes: tuple[str, ...]) -> tuple[frozenset[str], bool, bool]:
+    """(negative words, positive verdict, comment-like verdict) of an
+    element's ``id`` and classes (``js-`` hooks skipped), the union of its
+    values' (:func:`_value_words`); cached across pages: a site repeats its
+    names on every page (4,096 entries, about a megabyte)."""
+    values = (id_, *classes) if id_ else classes
+    if not values:
+        return _NO_WORDS
+    if len(values) == 1:
+        return _value_words(values[0])
+    judged = [_value_words(v) for v in values]
+    return (frozenset().union(*(j[0] for j in judged)), any(j[1] for j in judged),
+            any(j[2] for j in judged))
 
 
 def negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:

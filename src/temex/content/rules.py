@@ -50,19 +50,28 @@ _NAME_SPLIT = re.compile(r"[^a-z]+")
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
+@lru_cache(maxsize=1 << 15)
+def _value_negative_words(value: str) -> frozenset[str]:
+    """:func:`_negative_words` of one ``id`` or class value; cached across
+    pages and sites (class values repeat from site to site far more than
+    whole (id, classes) pairs)."""
+    low = value.lower()
+    if low.startswith("js-"):  # behaviour hooks, not names of a part
+        return frozenset()
+    out = {w for w in _NAME_SPLIT.split(low) if w and w.startswith(NEGATIVE_NAMES)}
+    if "most-popular" in low:
+        out.add("most-popular")
+    return frozenset(out)
+
+
 @lru_cache(maxsize=4096)
 def _negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:
     """The ``id`` or class words that start with a word of
     :data:`NEGATIVE_NAMES` (``js-`` hooks skipped); cached across pages."""
-    out: set[str] = set()
-    for value in (id_, *classes):
-        low = value.lower()
-        if low.startswith("js-"):  # behaviour hooks, not names of a part
-            continue
-        out.update(w for w in _NAME_SPLIT.split(low) if w and w.startswith(NEGATIVE_NAMES))
-        if "most-popular" in low:
-            out.add("most-popular")
-    return frozenset(out)
+    values = (id_, *classes) if id_ else classes
+    if len(values) == 1:
+        return _value_negative_words(values[0])
+    return frozenset().union(*map(_value_negative_words, values))
 
 
 _NEGATIVE_MEMO: NameMemo = {}  # its verdicts across pages (page.names)
@@ -85,17 +94,16 @@ def navigation_blocks(doc: Document, blocks: Blocks, ld_ok: Sequence[bool]) -> l
     Unnamed elements are not guessed at here: names are the scorer's
     features. O(n)."""
     n = len(doc)
-    flags = bytearray(n)
-    tag, attrs = doc.tag, doc.attrs
-    for i in range(max(doc.body, 0), n):
-        if tag[i] == "nav":
-            flags[i] = 1
-        elif attrs[i]:
-            for name, value in attrs[i]:
-                if name == "role" and value.strip().lower() == "navigation":
-                    flags[i] = 1
-    if not any(flags):
+    tag, start = doc.tag, max(doc.body, 0)
+    navs = [i for i, v in doc.attribute_values("role").items()
+            if i >= start and v.strip().lower() == "navigation"]
+    if "nav" in tag:
+        navs += [i for i in range(start, n) if tag[i] == "nav"]
+    if not navs:
         return [False] * len(blocks)
+    flags = bytearray(n)
+    for i in navs:
+        flags[i] = 1
     inside = flagged_below(doc, bytes(flags))
     node = blocks.node
     return [inside[node[b]] and not ld_ok[b] for b in range(len(blocks))]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Sequence
+from functools import lru_cache
 
 from . import kernel
 from .dom import HEADING_TAGS, Document
@@ -264,12 +265,15 @@ COMMENT_MEMO: NameMemo = {}  # :func:`comment_named` verdicts across pages
 def comment_named(id_: str, classes: tuple[str, ...]) -> bool:
     """An ``id`` or class word starts with a comment-section word
     (:data:`COMMENT_WORDS`)."""
-    for value in (id_, *classes):
-        low = value.lower()
-        if not low.startswith("js-") and any(
-                w.startswith(COMMENT_WORDS) for w in _WORDS.split(low) if w):
-            return True
-    return False
+    return any(map(_comment_value, (id_, *classes) if id_ else classes))
+
+
+@lru_cache(maxsize=1 << 15)
+def _comment_value(value: str) -> bool:
+    """:func:`comment_named` of one value; cached across pages and sites."""
+    low = value.lower()
+    return not low.startswith("js-") and any(
+        w.startswith(COMMENT_WORDS) for w in _WORDS.split(low) if w)
 
 
 def comment_sections(doc: Document) -> list[bool]:
