@@ -280,7 +280,9 @@ def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
     mapping signatures, and the exact top-down mapping of the first page of a
     site to its next ones under ``label`` and ``strict`` with the default
     table bound and with bounds small enough to take the size-bound and the
-    greedy alignments (the mapping's items in order)."""
+    greedy alignments (the mapping's items in order); attribute lookups and
+    the kept elements of every other block."""
+    from temex.content.output import Content
     from temex.page.blocks import page_blocks
     from temex.page.dom import parse
     from temex.page.names import ancestor_counts, flagged_below, name_flags
@@ -301,7 +303,9 @@ def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
                 mapping.signatures(doc, get_equality("label")),
                 mapping.signatures(doc, get_equality("strict")),
                 flags, inner, ancestor_counts(doc, flags), ancestor_counts(doc, inner, doc.body + 1),
-                flagged_below(doc, flags), flagged_below(doc, inner, doc.body + 1)]
+                flagged_below(doc, flags), flagged_below(doc, inner, doc.body + 1),
+                doc.attribute_values("role"), doc.attribute_values("href"),
+                Content(doc, b, list(range(0, len(b), 2))).keep_mask()]
 
     groups = [sorted(d.rglob("*.htm*"))[:4] for d in sorted((data_dir / "sites").iterdir())
               if d.is_dir()]

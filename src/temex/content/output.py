@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..page import kernel
 from ..page.blocks import Blocks
 from ..page.dom import Document
 from .metadata import front_matter as metadata_front_matter
@@ -75,6 +76,11 @@ class Content:
 
     def _keep_mask(self) -> list[bool]:
         assert self.doc is not None and self.blocks is not None
+        k = kernel.get()
+        if k is not None:  # the same passes in C
+            doc = self.doc
+            return k.keep_mask(self.blocks.block_of, list(self.chosen),  # type: ignore[no-any-return]
+                               len(self.blocks), doc.parent, doc.text, doc.tag, doc.size, _SPACERS)
         chosen = set(self.chosen)
         keep = [b in chosen for b in self.blocks.block_of]
         doc = self.doc

@@ -261,16 +261,15 @@ def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordL
     (nb,) = subtree_sums(doc, blocks, [1] * len(blocks))
     body = doc.body
     tag, classes, children, size = doc.tag, doc.classes, doc.children, doc.size
-    p = body
     end = body + size[body]
-    while p < end:
-        r = record_of[p]
-        if r >= 0:  # inside a record of a list found before (pre-order): past it
-            p = r + size[r]
+    # min_records records of 2 blocks each hold 2 * min_records blocks: only
+    # such elements can hold a list (found in one pass over the sums)
+    least = 2 * min_records
+    for p in [i for i, x in enumerate(nb[body:end], body) if x >= least]:
+        if record_of[p] >= 0:  # inside a record of a list found before (pre-order)
             continue
         kids = children[p]
-        # min_records records of 2 blocks each hold 2 * min_records blocks
-        if len(kids) >= min_records and nb[p] >= 2 * min_records:
+        if len(kids) >= min_records:
             groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
             for c in kids:
                 if nb[c] >= 2:
@@ -283,7 +282,6 @@ def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordL
                 for c in group:  # a record's subtree is one slice (pre-order)
                     list_of[c:c + size[c]] = [k] * size[c]
                     record_of[c:c + size[c]] = [c] * size[c]
-        p += 1
     return RecordLists(members, list_of, record_of)
 
 

@@ -302,9 +302,10 @@ def main_elements(doc: Document, sections: int = 0, blocks: Blocks | None = None
     menus and footer sit beside that parent. It is the page's main element
     as much as a declared one: the region widens to it as to ``<main>``
     (:func:`main_region`). O(n)."""
-    tag, attrs = doc.tag, doc.attrs
-    declared = frozenset(i for i in range(len(tag))
-                         if tag[i] == "main" or ("role", "main") in attrs[i])
+    tag = doc.tag
+    declared = frozenset([i for i, v in doc.attribute_values("role").items() if v == "main"]
+                         + ([i for i, t in enumerate(tag) if t == "main"] if "main" in tag
+                            else []))
     if declared or sections <= 0 or doc.body < 0:
         return declared
     # each section counted at its parent: one pass, no walk of every child list

@@ -2761,3 +2761,70 @@ def possible_starts(str text):
                 continue
             count += 1
     return count
+
+
+# -- attribute lookups and the kept elements of a choice of blocks ----------------
+
+def attribute_values(list attrs, str name):
+    """``{element: value}`` of the elements whose attributes (``Document.attrs``:
+    tuples of ``(name, value)`` pairs) name ``name`` (the first such pair):
+    :func:`temex.page.dom.attribute_values` in one C pass."""
+    cdef dict out = {}
+    cdef Py_ssize_t i, j, n = len(attrs)
+    cdef tuple a, pair
+    for i in range(n):
+        a = <tuple> attrs[i]
+        for j in range(len(a)):
+            pair = <tuple> a[j]
+            k = pair[0]
+            if k is name or k == name:
+                out[i] = pair[1]
+                break
+    return out
+
+
+def keep_mask(list block_of, list chosen, Py_ssize_t nblocks, list parent, list text,
+              list tag, list size, frozenset spacers):
+    """:meth:`temex.content.output.Content.keep_mask`'s three passes (the
+    elements of kept blocks, the text-free elements that hold one or space
+    one, the text-free elements of a kept ``<pre>``), in C: the same
+    list."""
+    cdef Py_ssize_t n = len(parent), i, j, p, b, e
+    cdef unsigned char *ch = <unsigned char *> calloc(nblocks + 1, 1)
+    cdef unsigned char *keep = <unsigned char *> calloc(n + 1, 1)
+    cdef unsigned char *holds = <unsigned char *> calloc(n + 1, 1)
+    cdef list out
+    if ch == NULL or keep == NULL or holds == NULL:
+        free(ch); free(keep); free(holds)
+        raise MemoryError()
+    try:
+        for x in chosen:
+            b = x
+            if 0 <= b < nblocks:
+                ch[b] = 1
+        for i in range(n):
+            b = block_of[i]
+            keep[i] = 1 if (0 <= b < nblocks and ch[b]) else 0
+        for i in range(n - 1, -1, -1):
+            p = parent[i]
+            if p >= 0 and (keep[i] or holds[i]):
+                holds[p] = 1
+        for i in range(n):
+            if keep[i] or text[i]:
+                continue
+            p = parent[i]
+            if holds[i] or (size[i] == 1 and p >= 0 and keep[p] and tag[i] in spacers):
+                keep[i] = 1
+        for i in range(n):
+            if (keep[i] or holds[i]) and tag[i] == "pre":
+                e = i + <Py_ssize_t> size[i]
+                for j in range(i + 1, e):
+                    if not text[j]:
+                        keep[j] = 1
+        out = [False] * n
+        for i in range(n):
+            if keep[i]:
+                out[i] = True
+        return out
+    finally:
+        free(ch); free(keep); free(holds)

@@ -411,6 +411,27 @@ class Document:
             mask[i] = t in IGNORED_TAGS or (p >= 0 and mask[p])
         return mask
 
+    def attribute_values(self, name: str) -> dict[int, str]:
+        """``{element: value}`` of the elements that carry the attribute
+        ``name`` (not ``id`` nor ``class``: fields of their own), made once
+        per page and name: the landmark rules ask each page for its ``role``
+        attributes. Compiled when the kernel runs (the same dict)."""
+        cache = self.__dict__.setdefault("_attribute_values", {})
+        got = cache.get(name)
+        if got is None:
+            k = kernel.get()
+            if k is not None:
+                got = k.attribute_values(self.attrs, name)
+            else:
+                got = {}
+                for i, a in enumerate(self.attrs):
+                    for key, value in a:
+                        if key == name:
+                            got[i] = value
+                            break
+            cache[name] = got
+        return got  # type: ignore[no-any-return]
+
     def inside_mask(self, tag: str | Collection[str]) -> list[bool]:
         """``mask[i]`` is True when node ``i`` is or lies inside a ``tag``
         element (a ``form``: a reply form, an order form), or one of the
