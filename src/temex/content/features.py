@@ -121,12 +121,12 @@ _NEG_PREFIXES = _NEGATIVE[:29]
 _NEG_WORDS = frozenset(_NEGATIVE[29:])
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 13)
 def _value_words(value: str) -> tuple[frozenset[str], bool, bool]:
     """:func:`_name_words` of one ``id`` or class value. Cached across pages
     and sites: class values repeat from site to site (``row``,
     ``entry-content``) far more than whole (id, classes) pairs do, so a page
-    never seen finds most of its values judged (32,768 entries, a few
+    never seen finds most of its values judged (8,192 entries, about two
     megabytes at most: a worker's memory stays flat)."""
     low = value.lower()
     if low.startswith("js-"):

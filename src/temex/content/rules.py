@@ -50,7 +50,7 @@ _NAME_SPLIT = re.compile(r"[^a-z]+")
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 13)
 def _value_negative_words(value: str) -> frozenset[str]:
     """:func:`_negative_words` of one ``id`` or class value; cached across
     pages and sites (class values repeat from site to site far more than

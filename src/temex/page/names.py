@@ -268,7 +268,7 @@ def comment_named(id_: str, classes: tuple[str, ...]) -> bool:
     return any(map(_comment_value, (id_, *classes) if id_ else classes))
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 13)
 def _comment_value(value: str) -> bool:
     """:func:`comment_named` of one value; cached across pages and sites."""
     low = value.lower()
