@@ -130,11 +130,14 @@ def _value_words(value: str) -> tuple[frozenset[str], bool, bool]:
     megabytes at most: a worker's memory stays flat)."""
     low = value.lower()
     if low.startswith("js-"):
-        return frozenset(), False, False
+        return _NO_WORDS
     words = [w for w in _SPLIT.split(low) if w]
-    return (frozenset(w for w in words if w.startswith(_NEG_PREFIXES) or w in _NEG_WORDS),
-            _pos(words) if words else False,
-            any(w.startswith(("comment", "disqus", "respond", "reply")) for w in words))
+    neg = frozenset(w for w in words if w.startswith(_NEG_PREFIXES) or w in _NEG_WORDS)
+    pos = _pos(words) if words else False
+    comment = any(w.startswith(("comment", "disqus", "respond", "reply")) for w in words)
+    if not (neg or pos or comment):
+        return _NO_WORDS  # most values: one shared verdict, nothing kept per value
+    return neg or _NO_WORDS[0], pos, comment
 
 
 _NO_WORDS: tuple[frozenset[str], bool, bool] = (frozenset(), False, False)

@@ -57,11 +57,14 @@ def _value_negative_words(value: str) -> frozenset[str]:
     whole (id, classes) pairs)."""
     low = value.lower()
     if low.startswith("js-"):  # behaviour hooks, not names of a part
-        return frozenset()
+        return _NO_NAMES
     out = {w for w in _NAME_SPLIT.split(low) if w and w.startswith(NEGATIVE_NAMES)}
     if "most-popular" in low:
         out.add("most-popular")
-    return frozenset(out)
+    return frozenset(out) if out else _NO_NAMES  # most values: one shared empty set
+
+
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4096)
