@@ -288,7 +288,9 @@ def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
     from temex.page.names import ancestor_counts, flagged_below, name_flags
     from temex.site.pool import vocabulary
     from temex.template import mapping
+    from temex.template.detectors.vote import VoteDetector
     from temex.template.equality import get_equality
+    from temex.template.saved import MatchCache, SavedTemplate, apply, node_signatures
     from temex.template.site_index import page_fingerprint
 
     def verdict(id_: str, classes: tuple[str, ...]) -> bool:
@@ -311,7 +313,7 @@ def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
               if d.is_dir()]
     groups += [sorted(s.glob("*.htm*"))[:3] for ds in sorted((data_dir / "content").iterdir())
                for s in sorted(ds.iterdir())[:4] if s.is_dir()]
-    pairs = 0
+    pairs = masks = 0
     for files in groups:
         raws = [r for r in (f.read_bytes() for f in files) if _parses(r)]
         fast = [primitives(r) for r in raws]
@@ -331,7 +333,25 @@ def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
                     assert list(got.items()) == list(want.items()), (files[0], name, max_cells)
                     pairs += bool(want)
                 monkeypatch.undo()
+        if len(docs) >= 2:  # a saved template's match, with and without cached signatures
+            saved = SavedTemplate.from_models([VoteDetector().fit(docs[0], docs[1:]).model_])
+            for raw in raws:
+                runs = []
+                for state in (None, _pure()):
+                    with monkeypatch.context() as m:
+                        if state is not None:
+                            m.setattr(kernel, "_state", state)
+                        cache = MatchCache()
+                        signed = parse(raw)
+                        node_signatures(signed)
+                        runs.append([apply(saved, parse(raw), None),
+                                     apply(saved, parse(raw), None, cache),
+                                     apply(saved, parse(raw), None, cache),
+                                     apply(saved, signed, None)])
+                assert runs[0] == runs[1], files[0]
+                masks += 1
     assert pairs > 300
+    assert masks > 100
 
 
 @needs_kernel

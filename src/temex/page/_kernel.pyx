@@ -2828,3 +2828,82 @@ def keep_mask(list block_of, list chosen, Py_ssize_t nblocks, list parent, list 
         return out
     finally:
         free(ch); free(keep); free(holds)
+
+
+# -- a saved template's match (temex.template.saved._reached_mask) ---------------
+
+def reached_mask(list tags, list ids, list classes, list parent, list own, object struct,
+                 object texts, dict free_paths, dict steps, dict known, dict text_verdict,
+                 object step_of, object blake2b):
+    """:func:`temex.template.saved._reached_mask` where the page's signatures
+    are not cached: the same walk (a node is reached when its parent is and
+    its path signature is one of ``struct``), the same memos (``steps``,
+    ``known``, ``text_verdict``: the :class:`MatchCache`'s), the same
+    ``blake2b`` digests; the loop in C. ``step_of(i)``: a node's step
+    string. Returns the mask (before the ``<head>`` fill)."""
+    cdef Py_ssize_t n = len(parent), i, p
+    cdef unsigned char *reach = <unsigned char *> calloc(n + 1, 1)
+    cdef list raw = [b""] * n
+    cdef list mask = [False] * n
+    cdef bytes root = b"temex1"
+    cdef tuple sig
+    if reach == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            p = parent[i]
+            if p >= 0 and not reach[p]:
+                continue
+            key = (tags[i], ids[i], classes[i])
+            step = steps.get(key)
+            if step is None:
+                step = steps[key] = b"/" + step_of(i).encode()
+            joined = (raw[p] if p >= 0 else root) + step
+            got = known.get(joined)
+            if got is None:
+                d = blake2b(joined, digest_size=8).digest()
+                got = known[joined] = (d, d.hex())
+            sig = <tuple> got
+            if sig[1] not in struct:
+                continue
+            reach[i] = 1
+            raw[i] = sig[0]
+            t = own[i]
+            if t:
+                tkey = (sig[0], t)
+                verdict = text_verdict.get(tkey)
+                if verdict is None:
+                    verdict = text_verdict[tkey] = blake2b(
+                        sig[0] + b"\x00" + t.encode("utf-8", "replace"),
+                        digest_size=8).hexdigest() in texts
+                mask[i] = verdict
+            else:
+                c = free_paths.get(sig[1])
+                mask[i] = c is None or c[0] >= c[1]
+        return mask
+    finally:
+        free(reach)
+
+
+def reached_mask_cached(list parent, list path, list text, object struct, object texts,
+                        dict free_paths):
+    """:func:`temex.template.saved._reached_mask` from the page's cached
+    signatures (``node_signatures``): the same walk, the loop in C."""
+    cdef Py_ssize_t n = len(parent), i, p
+    cdef unsigned char *reach = <unsigned char *> calloc(n + 1, 1)
+    cdef list mask = [False] * n
+    if reach == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            p = parent[i]
+            if (p < 0 or reach[p]) and path[i] in struct:
+                reach[i] = 1
+                if text[i]:
+                    mask[i] = text[i] in texts
+                else:
+                    c = free_paths.get(path[i])
+                    mask[i] = c is None or c[0] >= c[1]
+        return mask
+    finally:
+        free(reach)

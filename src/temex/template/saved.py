@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ModelFormatError
+from ..page import kernel
 from ..page.dom import Document
 from .detectors.rules import DEFAULT_REGION, apply_region
 from .model import TemplateModel
@@ -302,9 +303,24 @@ def _reached_mask(saved: SavedTemplate, doc: Document, cache: MatchCache | None 
     ``region=None``)."""
     n = len(doc)
     struct, texts, free = saved.structure, saved.texts, saved.free
+    cached = doc.__dict__.get("_saved_sigs")
+    k = kernel.get()
+    if k is not None:  # the same walk, memos and digests; the loop in C
+        if cached is not None:
+            mask = k.reached_mask_cached(doc.parent, cached[0], cached[1], struct, texts, free)
+        else:
+            if cache is None:
+                cache = MatchCache()
+            else:
+                cache.trim()
+            mask = k.reached_mask(doc.tag, doc.id, doc.classes, doc.parent, doc.text, struct,
+                                  texts, free, cache.steps, cache.paths, cache.texts,
+                                  lambda i: _step(doc, i), blake2b)
+        for i in range(max(doc.body, 0)):
+            mask[i] = True
+        return mask  # type: ignore[no-any-return]
     reach = [False] * n
     mask = [False] * n
-    cached = doc.__dict__.get("_saved_sigs")
     if cached is not None:
         path, text = cached
         for i in range(n):
