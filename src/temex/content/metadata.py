@@ -281,6 +281,9 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
                 put("authors", [name], "byline")
                 byline_done = True
 
+    # the elements with a rel or itemprop attribute, found once (C-speed with
+    # the kernel): the body's author-markup test reads no other attribute
+    marked = doc.attribute_values("rel").keys() | doc.attribute_values("itemprop").keys()
     for i in range(len(doc)):
         t = tags[i]
         at = attrs[i]
@@ -290,12 +293,11 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
             # in the body, outside the tags read below: author markup only,
             # asked only where one of its three tests can hold
             if in_template is None or not in_template[i]:
-                a = dict(at) if at else {}
                 cs = classes[i]
-                if ("rel" in a or "itemprop" in a or "fn" in cs or "p-name" in cs
+                if (i in marked or "fn" in cs or "p-name" in cs
                         or (not byline_done and (el_ids[i] or cs)
                             and _byline_named(el_ids[i], cs))):
-                    author_markup(i, a)
+                    author_markup(i, dict(at) if at else {})
             continue
         a = dict(at) if at else {}
         if t == "meta":
