@@ -24,7 +24,6 @@ left-out group). About 4 minutes on 2 cores (12 runs of 2,619 pages).
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 from dataclasses import replace
@@ -36,14 +35,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_content import load_cv_models  # noqa: E402
 from content_sets import DATASETS, pages_by_site  # noqa: E402
-from train_content_model import group_of  # noqa: E402
+from train_content_model import group_of, site_gold_pages  # noqa: E402
 
 from temex.cli.eval import default_data_dir  # noqa: E402
 from temex.content.extract import Content, ContentParams, extract_content  # noqa: E402
 from temex.content.records import comment_thread  # noqa: E402
-from temex.evaluate import NoGoldError, gold_text, load_site  # noqa: E402
 from temex.page.dom import parse  # noqa: E402
-from temex.page.files import html_files  # noqa: E402
 from temex.page.tokens import token_prf  # noqa: E402
 
 #: Variant name: the ContentParams fields it sets (``None``: comments added).
@@ -75,27 +72,11 @@ def pages(data: Path) -> list[tuple[str, str, str, bytes, str]]:
             continue
         for site, refs in pages_by_site(data, ds).items():
             out += [(ds, group_of(site), site, r.read(), r.gold_text()) for r in refs]
-    root = data / "sites"
-    for folder in sorted(root.iterdir()) if root.is_dir() else []:
-        if not (folder / "site.json").is_file():
-            continue
-        site = load_site(folder)
-        files = html_files(site.root)
-        random.Random(0).shuffle(files)
-        n = 0
-        for f in files:
+    for site, gold_pages in site_gold_pages(data):
+        for n, (_, raw, _, gold) in enumerate(gold_pages):
             if n >= PER_SITE:
                 break
-            raw = f.read_bytes()
-            try:
-                d = parse(raw, url=str(f))
-                if d.body < 0:
-                    continue
-                gold = gold_text(d, site.content_selector, site.template_selector)
-            except NoGoldError:
-                continue
             out.append(("sites", site.name, site.name, raw, gold))
-            n += 1
     return out
 
 

@@ -201,27 +201,20 @@ def load_sites(data: Path, per_site: int = SITES, seed: int = 0,
                    lambda: _load_sites(data, per_site, seed, peer, limit))
 
 
-def _load_sites(data: Path, per_site: int, seed: int, peer: bool, limit: int = 0
-                ) -> list[Page]:
+def site_gold_pages(data: Path, seed: int = 0, limit: int = 0):  # type: ignore[no-untyped-def]
+    """Per shared site (``DATA/sites/<name>``, the first ``limit`` when given):
+    ``(site, pages)``, ``pages`` an iterator of ``(file, bytes, Document,
+    gold text)`` over the site's HTML files that have gold, in a fixed random
+    order (``random.Random(seed)`` over the files), read as the caller takes
+    them (callers take the first N: :func:`load_sites`,
+    ``bench/page_mechanisms.py``)."""
     import random
 
     from temex.evaluate import NoGoldError, gold_text, load_site
     from temex.page.files import html_files
 
-    params = ContentParams()
-    pages: list[Page] = []
-    root = data / "sites"
-    if not root.is_dir():
-        return pages
-    folders = [f for f in sorted(root.iterdir()) if (f / "site.json").is_file()]
-    for folder in folders[:limit] if limit else folders:
-        site = load_site(folder)
-        files = html_files(site.root)
-        random.Random(seed).shuffle(files)
-        n = 0
+    def pages(site, files):  # type: ignore[no-untyped-def]
         for f in files:
-            if n >= per_site:
-                break
             raw = f.read_bytes()
             try:
                 d = parse(raw, url=str(f))
@@ -230,6 +223,28 @@ def _load_sites(data: Path, per_site: int, seed: int, peer: bool, limit: int = 0
                 gold = gold_text(d, site.content_selector, site.template_selector)
             except NoGoldError:
                 continue
+            yield f, raw, d, gold
+
+    root = data / "sites"
+    if not root.is_dir():
+        return
+    folders = [f for f in sorted(root.iterdir()) if (f / "site.json").is_file()]
+    for folder in folders[:limit] if limit else folders:
+        site = load_site(folder)
+        files = html_files(site.root)
+        random.Random(seed).shuffle(files)
+        yield site, pages(site, files)
+
+
+def _load_sites(data: Path, per_site: int, seed: int, peer: bool, limit: int = 0
+                ) -> list[Page]:
+    params = ContentParams()
+    pages: list[Page] = []
+    for site, gold_pages in site_gold_pages(data, seed, limit):
+        n = 0
+        for f, raw, d, gold in gold_pages:
+            if n >= per_site:
+                break
             p = page_record("sites", site.name, str(f.relative_to(site.root)), d, gold,
                             None, params)
             if p is None:
@@ -258,7 +273,8 @@ def _code_digest() -> str:
     for f in files:
         h.update(f.name.encode())
         h.update(f.read_bytes())
-    for fn in (labels_for, page_record, _load_dataset, _load_sites, _Tree, _dump, _undump):
+    for fn in (labels_for, page_record, _load_dataset, site_gold_pages, _load_sites, _Tree,
+               _dump, _undump):
         h.update(inspect.getsource(fn).encode())
     return h.hexdigest()[:16]
 
