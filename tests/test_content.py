@@ -1740,7 +1740,7 @@ def test_what_a_kept_sentence_ending_with_a_colon_introduces_is_kept() -> None:
     the list or table that the text after it begins, whatever wrappers and
     spacers lie between (``region.introduced_elements``,
     ``region.keep_introduced``): its items, short linked lines one by one,
-    read as a menu to the scorer. Not after a block without the colon, not
+    read as a menu to the scorer; a code block (a command's "Output:"). Not after a block without the colon, not
     when a paragraph comes first, not a list outside the region, not a
     vetoed item. The real page: wceb2025's progress report of a compiler
     backend, whose three announced lists of patches were lost (logistic
@@ -1773,6 +1773,10 @@ def test_what_a_kept_sentence_ending_with_a_colon_introduces_is_kept() -> None:
         "Patches sent for review:"]
     assert "Add types" not in kept("Patches sent for review:", veto="Add types")
     assert kept("Patches sent for review:", outside=True) == ["Patches sent for review:"]
+    # a code block too: a command's output that the scorer left under the threshold
+    assert kept("Output:", after="<pre>flag.txt 34 bytes</pre>") == ["Output:",
+                                                                    "flag.txt 34 bytes"]
+    assert kept("Output.", after="<pre>flag.txt 34 bytes</pre>") == ["Output."]
     doc, gold = _wceb2025_page("antoyo.xyz/0389")
     on = token_prf(extract_content(doc).text(), gold)[2]
     off = token_prf(extract_content(doc, params=ContentParams(introduced=False)).text(), gold)[2]

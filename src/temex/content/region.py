@@ -159,8 +159,10 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
 
 
 #: The elements a colon may introduce and that the scorer may miss: lists
-#: and tables (their items are short and often linked, where prose is not).
-INTRODUCED_TAGS = frozenset({"ul", "ol", "dl", "table"})
+#: and tables (their items are short and often linked, where prose is not),
+#: and code blocks (a command's "Output:", scored under the threshold by the
+#: blended scorer at the end of a page; docs/CONTENT.md).
+INTRODUCED_TAGS = frozenset({"ul", "ol", "dl", "table", "pre"})
 
 
 def introduced_elements(doc: Document, blocks: Blocks) -> list[tuple[int, int]]:
