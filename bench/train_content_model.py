@@ -280,8 +280,8 @@ def _code_digest() -> str:
 
 
 class _Tags(dict):
-    """The tags :func:`title_article` reads (``h1``, ``article``) by node;
-    any other node reads as ""."""
+    """The tags :func:`title_article` and :func:`keep_code` read (``h1``,
+    ``article``, ``pre``) by node; any other node reads as ""."""
 
     def __missing__(self, key: int) -> str:
         return ""
@@ -289,15 +289,15 @@ class _Tags(dict):
 
 class _Tree:
     """What :func:`context_features`, :func:`select` and :func:`title_article`
-    read of a parsed page (``parent``, ``size``, ``body``, the ``h1`` and
-    ``article`` tags), without its texts and other tags: the training keeps
+    read of a parsed page (``parent``, ``size``, ``body``, the ``h1``,
+    ``article`` and ``pre`` tags), without its texts and other tags: the training keeps
     thousands of pages in memory and in the feature cache."""
 
     __slots__ = ("parent", "size", "body", "tag", "_n")
 
     def __init__(self, d) -> None:  # type: ignore[no-untyped-def]
         self.parent, self.size, self.body, self._n = d.parent, d.size, d.body, len(d)
-        self.tag = _Tags((i, t) for i, t in enumerate(d.tag) if t in ("h1", "article"))
+        self.tag = _Tags((i, t) for i, t in enumerate(d.tag) if t in ("h1", "article", "pre"))
 
     def __len__(self) -> int:
         return self._n
@@ -579,7 +579,7 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
                        sel == "region" and _PARAMS.title_article,
                        p.title if sel == "region" else -1, _PARAMS.title_region,
                        p.tables if _PARAMS.table_gaps else (),
-                       p.introduced if _PARAMS.introduced else ())
+                       p.introduced if _PARAMS.introduced else (), _PARAMS.code_region)
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

@@ -1783,6 +1783,39 @@ def test_what_a_kept_sentence_ending_with_a_colon_introduces_is_kept() -> None:
     assert on >= 0.89 and off < 0.8
 
 
+def test_every_code_block_inside_the_region_is_kept() -> None:
+    """``region.keep_code`` (``ContentParams.code_region``): a ``<pre>``
+    inside the region is kept whatever its probability, unless vetoed; not
+    one outside the region. The real page: a security wiki's page whose
+    last code block the scorer put under the threshold (0.991 -> 1.000)."""
+    from dataclasses import replace
+
+    from temex.content.region import keep_code
+    from temex.evaluate import gold_text, load_site
+    from temex.page.blocks import page_blocks
+
+    doc = parse("<html><body><div><p>Run the tool to list the users of an account.</p>"
+                "<pre>usage: main.py [-h] --id ID</pre><pre>vetoed</pre></div>"
+                "<pre>outside the region</pre></body></html>")
+    blocks = page_blocks(doc)
+    text = blocks.joined
+    probs = [0.9 if t.startswith("Run") else 0.0 if t == "vetoed" else 0.3 for t in text]
+    region = doc.tag.index("div")
+    chosen = [b for b, p in enumerate(probs) if p >= 0.5]
+    assert [text[b] for b in keep_code(doc, blocks, probs, chosen, region)] == [
+        "Run the tool to list the users of an account.", "usage: main.py [-h] --id ID"]
+    assert keep_code(doc, blocks, probs, chosen, -1) == chosen
+
+    site = load_site(DATA / "sites" / "hackingthe.cloud")  # type: ignore[operator]
+    f = site.root / "aws" / "avoiding-detection" / "modify-guardduty-config" / "index.html"
+    d = parse(f.read_bytes(), url=str(f))
+    gold = gold_text(d, site.content_selector, site.template_selector)
+    on = token_prf(extract_content(d).text(), gold)[2]
+    off = token_prf(extract_content(d, params=replace(ContentParams(), code_region=False))
+                    .text(), gold)[2]
+    assert on >= 0.995 and off < on
+
+
 def test_a_landing_page_of_components_without_main_keeps_them() -> None:
     """``region.component_parents``: where the page declares no ``<main>``,
     an element with 3 or more children of one tag and classes, each a

@@ -244,7 +244,8 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
                             params.list_region, mains, params.main_region,
                             page_level and params.title_article, title, params.title_region,
                             headed_tables(doc) if params.table_gaps else (),
-                            introduced_elements(doc, blocks) if params.introduced else ())
+                            introduced_elements(doc, blocks) if params.introduced else (),
+                            params.code_region)
     stats: dict[str, Any] = {"scorer": variant}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)

@@ -111,6 +111,11 @@ class ContentParams:
     #: every content set and the shared sites (docs/CONTENT.md, "What a colon
     #: introduces").
     introduced: bool = True
+    #: Page level and with site evidence: every code block (``<pre>``) inside
+    #: the region is kept unless vetoed (:func:`temex.content.region.keep_code`);
+    #: False: off. Measured by grouped cross-validation on every content set
+    #: and the shared sites (docs/CONTENT.md, "Code inside the region").
+    code_region: bool = True
     #: The scorer's blocks that are links inside the page's navigation (a
     #: ``<nav>`` element or ``role="navigation"``; over ``max_link_density``
     #: of their characters inside ``<a>``) are never content
