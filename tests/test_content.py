@@ -6,6 +6,7 @@ import argparse
 import json
 import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import DATA
@@ -35,6 +36,26 @@ def _under_a_template(site_name: str, rel: str) -> tuple[SiteIndex, Document, st
     (f,) = [x for x in files if x.as_posix().endswith("/" + rel)]
     d = parse(f.read_bytes(), url=str(f))
     return index, d, gold_text(d, site.content_selector, site.template_selector)
+
+
+def _on_and_off(site: str, path: str, **off: Any) -> tuple[float, float]:
+    """Token F1 against its gold of the page level on a shared site's page
+    (``path`` under the site's root), with the shipped parameters and with
+    the fields ``off`` sets; the test skips when the site is not in the
+    shared data."""
+    from dataclasses import replace
+
+    from temex.evaluate import gold_text, load_site
+
+    if DATA is None or not (DATA / "sites" / site / "site.json").is_file():
+        pytest.skip(f"{site} not in the shared data")
+    s = load_site(DATA / "sites" / site)
+    f = s.root / path
+    d = parse(f.read_bytes(), url=str(f))
+    gold = gold_text(d, s.content_selector, s.template_selector)
+    on = token_prf(extract_content(d).text(), gold)[2]
+    return on, token_prf(extract_content(d, params=replace(ContentParams(), **off)).text(),
+                         gold)[2]
 
 
 def _wceb2025_page(page: str) -> tuple[Document, str]:
@@ -1491,17 +1512,9 @@ def test_navigation_links_are_no_content() -> None:
     a listing's rows, kept the table of contents over the page's few lines.
     Links in the page's navigation (``<nav>``, ``role="navigation"``) are
     never content now."""
-    from dataclasses import replace
-
-    from temex.evaluate import gold_text, load_site
-
-    site = load_site(DATA / "sites" / "hackingthe.cloud")  # type: ignore[operator]
-    f = site.root / "aws" / "general-knowledge" / "iam-key-identifiers" / "index.html"
-    d = parse(f.read_bytes(), url=str(f))
-    gold = gold_text(d, site.content_selector, site.template_selector)
-    now = token_prf(extract_content(d).text(), gold)[2]
-    before = token_prf(extract_content(d, params=replace(ContentParams(), navigation=False))
-                       .text(), gold)[2]
+    now, before = _on_and_off("hackingthe.cloud",
+                              "aws/general-knowledge/iam-key-identifiers/index.html",
+                              navigation=False)
     assert now >= 0.85 and before < 0.5
 
 
@@ -1740,12 +1753,12 @@ def test_what_a_kept_sentence_ending_with_a_colon_introduces_is_kept() -> None:
     the list or table that the text after it begins, whatever wrappers and
     spacers lie between (``region.introduced_elements``,
     ``region.keep_introduced``): its items, short linked lines one by one,
-    read as a menu to the scorer; a code block (a command's "Output:"). Not after a block without the colon, not
-    when a paragraph comes first, not a list outside the region, not a
-    vetoed item. The real page: wceb2025's progress report of a compiler
-    backend, whose three announced lists of patches were lost (logistic
-    scorer 0.873 -> 0.981; blended 0.778 -> 0.897, its list items scoring
-    lower: recall 0.819)."""
+    read as a menu to the scorer; a code block (a command's "Output:").
+    Not after a block without the colon, not when a paragraph comes first,
+    not a list outside the region, not a vetoed item. The real page:
+    wceb2025's progress report of a compiler backend, whose three announced
+    lists of patches were lost (logistic scorer 0.873 -> 0.981; blended
+    0.778 -> 0.897, its list items scoring lower: recall 0.819)."""
     from temex.content.region import introduced_elements, keep_introduced
     from temex.page.blocks import page_blocks
 
@@ -1788,10 +1801,7 @@ def test_every_code_block_inside_the_region_is_kept() -> None:
     inside the region is kept whatever its probability, unless vetoed; not
     one outside the region. The real page: a security wiki's page whose
     last code block the scorer put under the threshold (0.991 -> 1.000)."""
-    from dataclasses import replace
-
     from temex.content.region import keep_code
-    from temex.evaluate import gold_text, load_site
     from temex.page.blocks import page_blocks
 
     doc = parse("<html><body><div><p>Run the tool to list the users of an account.</p>"
@@ -1806,13 +1816,9 @@ def test_every_code_block_inside_the_region_is_kept() -> None:
         "Run the tool to list the users of an account.", "usage: main.py [-h] --id ID"]
     assert keep_code(doc, blocks, probs, chosen, -1) == chosen
 
-    site = load_site(DATA / "sites" / "hackingthe.cloud")  # type: ignore[operator]
-    f = site.root / "aws" / "avoiding-detection" / "modify-guardduty-config" / "index.html"
-    d = parse(f.read_bytes(), url=str(f))
-    gold = gold_text(d, site.content_selector, site.template_selector)
-    on = token_prf(extract_content(d).text(), gold)[2]
-    off = token_prf(extract_content(d, params=replace(ContentParams(), code_region=False))
-                    .text(), gold)[2]
+    on, off = _on_and_off("hackingthe.cloud",
+                          "aws/avoiding-detection/modify-guardduty-config/index.html",
+                          code_region=False)
     assert on >= 0.995 and off < on
 
 
