@@ -27,6 +27,7 @@ import argparse
 import statistics
 import sys
 from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,10 +75,8 @@ def pages(data: Path) -> list[tuple[str, str, str, bytes, str]]:
         for site, refs in pages_by_site(data, ds).items():
             out += [(ds, group_of(site), site, r.read(), r.gold_text()) for r in refs]
     for site, gold_pages in site_gold_pages(data):
-        for n, (_, raw, _, gold) in enumerate(gold_pages):
-            if n >= PER_SITE:
-                break
-            out.append(("sites", group_of(site.name), site.name, raw, gold))
+        out += [("sites", group_of(site.name), site.name, raw, gold)
+                for _, raw, _, gold in islice(gold_pages, PER_SITE)]
     return out
 
 

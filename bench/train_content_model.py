@@ -242,9 +242,8 @@ def _load_sites(data: Path, per_site: int, seed: int, peer: bool, limit: int = 0
     pages: list[Page] = []
     for site, gold_pages in site_gold_pages(data, seed, limit):
         n = 0
-        for f, raw, d, gold in gold_pages:
-            if n >= per_site:
-                break
+        # the next page is read only while one is wanted
+        for f, raw, d, gold in gold_pages if per_site > 0 else ():
             p = page_record("sites", site.name, str(f.relative_to(site.root)), d, gold,
                             None, params)
             if p is None:
@@ -257,6 +256,8 @@ def _load_sites(data: Path, per_site: int, seed: int, peer: bool, limit: int = 0
                                    gold)[2]
             pages.append(p)
             n += 1
+            if n >= per_site:
+                break
         print(f"  sites/{site.name}: {n} pages", file=sys.stderr, flush=True)
     return pages
 

@@ -300,25 +300,39 @@ def apply_with_text_mask(saved: SavedTemplate, doc: Document, cache: MatchCache 
 def _reached_mask(saved: SavedTemplate, doc: Document, cache: MatchCache | None = None
                   ) -> list[bool]:
     """The template mask before the content-region rule (``apply`` with
-    ``region=None``)."""
-    n = len(doc)
+    ``region=None``): by the kernel when it runs (the same walk, memos and
+    digests, the loop in C), else :func:`_reached_in_python`."""
     struct, texts, free = saved.structure, saved.texts, saved.free
     cached = doc.__dict__.get("_saved_sigs")
-    k = kernel.get()
-    if k is not None:  # the same walk, memos and digests; the loop in C
-        if cached is not None:
-            mask = k.reached_mask_cached(doc.parent, cached[0], cached[1], struct, texts, free)
+    if cached is None:  # signatures computed on the way, memoised across pages
+        if cache is None:
+            cache = MatchCache()
         else:
-            if cache is None:
-                cache = MatchCache()
-            else:
-                cache.trim()
-            mask = k.reached_mask(doc.tag, doc.id, doc.classes, doc.parent, doc.text, struct,
-                                  texts, free, cache.steps, cache.paths, cache.texts,
-                                  lambda i: _step(doc, i), blake2b)
-        for i in range(max(doc.body, 0)):
-            mask[i] = True
-        return mask  # type: ignore[no-any-return]
+            cache.trim()
+    k = kernel.get()
+    if k is None:
+        mask = _reached_in_python(saved, doc, cached, cache)
+    elif cached is not None:
+        mask = k.reached_mask_cached(doc.parent, cached[0], cached[1], struct, texts, free)
+    else:
+        assert cache is not None
+        mask = k.reached_mask(doc.tag, doc.id, doc.classes, doc.parent, doc.text, struct,
+                              texts, free, cache.steps, cache.paths, cache.texts,
+                              lambda i: _step(doc, i), blake2b)
+    # <html>, <head> and its content precede <body> in pre-order: not content
+    for i in range(max(doc.body, 0)):
+        mask[i] = True
+    return mask
+
+
+def _reached_in_python(saved: SavedTemplate, doc: Document,
+                       cached: tuple[list[str], list[str]] | None, cache: MatchCache | None
+                       ) -> list[bool]:
+    """:func:`_reached_mask`'s walk in Python (the reference of the
+    kernel's): from the page's cached signatures, or computing them where
+    the match can reach with ``cache``'s memos."""
+    n = len(doc)
+    struct, texts, free = saved.structure, saved.texts, saved.free
     reach = [False] * n
     mask = [False] * n
     if cached is not None:
@@ -337,10 +351,7 @@ def _reached_mask(saved: SavedTemplate, doc: Document, cache: MatchCache | None 
         # reach (a node whose parent is reached): a third of a page lies below
         # unreached nodes, and its hashes would be thrown away
         raw: list[bytes] = [b""] * n
-        if cache is None:
-            cache = MatchCache()
-        else:
-            cache.trim()
+        assert cache is not None
         steps, known, text_verdict = cache.steps, cache.paths, cache.texts
         tags, ids, classes, parent, own = doc.tag, doc.id, doc.classes, doc.parent, doc.text
         for i in range(n):
@@ -371,9 +382,6 @@ def _reached_mask(saved: SavedTemplate, doc: Document, cache: MatchCache | None 
             else:
                 c = free.get(sig[1])
                 mask[i] = c is None or c[0] >= c[1]
-    # <html>, <head> and its content precede <body> in pre-order: not content
-    for i in range(max(doc.body, 0)):
-        mask[i] = True
     return mask
 
 
