@@ -85,7 +85,7 @@ from temex.content.scorer import (  # noqa: E402
 )
 from temex.content.title import title_heading  # noqa: E402
 from temex.page.blocks import page_blocks  # noqa: E402
-from temex.page.dom import parse  # noqa: E402
+from temex.page.dom import HEADING_TAGS, parse  # noqa: E402
 from temex.page.tokens import tokens  # noqa: E402
 from temex.template.site_index import SiteIndex  # noqa: E402
 
@@ -281,16 +281,20 @@ def _code_digest() -> str:
 
 
 class _Tags(dict):
-    """The tags :func:`title_article` and :func:`keep_code` read (``h1``,
-    ``article``, ``pre``) by node; any other node reads as ""."""
+    """The tags :func:`title_article`, :func:`keep_code` and
+    :func:`table_gaps` read (headings, ``article``, ``pre``) by node; any
+    other node reads as ""."""
 
     def __missing__(self, key: int) -> str:
         return ""
 
 
+_TREE_TAGS = HEADING_TAGS | {"article", "pre"}
+
+
 class _Tree:
     """What :func:`context_features`, :func:`select` and :func:`title_article`
-    read of a parsed page (``parent``, ``size``, ``body``, the ``h1``,
+    read of a parsed page (``parent``, ``size``, ``body``, the heading,
     ``article`` and ``pre`` tags), without its texts and other tags: the training keeps
     thousands of pages in memory and in the feature cache."""
 
@@ -298,7 +302,7 @@ class _Tree:
 
     def __init__(self, d) -> None:  # type: ignore[no-untyped-def]
         self.parent, self.size, self.body, self._n = d.parent, d.size, d.body, len(d)
-        self.tag = _Tags((i, t) for i, t in enumerate(d.tag) if t in ("h1", "article", "pre"))
+        self.tag = _Tags((i, t) for i, t in enumerate(d.tag) if t in _TREE_TAGS)
 
     def __len__(self) -> int:
         return self._n

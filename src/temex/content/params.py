@@ -99,11 +99,12 @@ class ContentParams:
     #: lower also lose some).
     title_region: float = 0.5
     #: Page level and with site evidence: the blocks of a table with column
-    #: headers that lies between the region's first and last kept blocks, or
-    #: is the region's next sibling, are kept
-    #: (:func:`temex.content.region.table_gaps`); False: off. Measured on
-    #: every content set and the shared sites (docs/CONTENT.md, "A table
-    #: between kept blocks", "A table after the region").
+    #: headers that lies between the region's first and last kept blocks, is
+    #: the region's next sibling or lies in its parent's next sibling (the
+    #: row below) are kept (:func:`temex.content.region.table_gaps`); False:
+    #: off. Measured on every content set and the shared sites
+    #: (docs/CONTENT.md, "A table between kept blocks", "A table after the
+    #: region", "The tables of the next row").
     table_gaps: bool = True
     #: Page level and with site evidence: the list or table that a kept block
     #: inside the region introduces (its text ends with a colon) is kept

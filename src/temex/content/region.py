@@ -23,8 +23,8 @@ scorer finds likely in the page's declared main element is widened to it
 (:func:`main_region`); where the scorer keeps nothing beyond the title, or
 little of the ``<article>`` that holds it, the article is the content
 (:func:`title_article`). The cells of a table with named columns that lies
-between the region's kept blocks, or right after the region, are kept with
-them (:func:`table_gaps`), and so are the list or table that a kept block
+between the region's kept blocks, right after the region or in the row below
+it, are kept with them (:func:`table_gaps`), and so are the list or table that a kept block
 ending with a colon introduces (:func:`keep_introduced`).
 
 Cost: O(n) per page (one reverse pre-order pass of subtree sums).
@@ -74,8 +74,9 @@ def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: flo
     (:func:`title_region`), before the widenings above. With ``tables``
     (the page's tables with column headers,
     :func:`temex.content.records.headed_tables`), the blocks of such a
-    table that lies between the region's first and last kept blocks, or
-    is the region's next sibling, are kept (:func:`table_gaps`). With
+    table that lies between the region's first and last kept blocks, is
+    the region's next sibling or lies in its parent's next sibling (the
+    row below the region's) are kept (:func:`table_gaps`). With
     ``introduced`` (pairs of a block whose text ends with a colon and the
     list or table that follows it, :func:`introduced_elements`), the
     blocks of a list or table that a kept block inside the region
@@ -125,9 +126,11 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     """``chosen`` and every block of a table with column headers (of
     ``tables``: those with a ``th`` in their first row,
     :func:`temex.content.records.headed_tables`) that lies inside
-    ``region`` after its first kept block and before its last, or that is
-    ``region``'s next sibling; never a block the caller vetoed (probability
-    0: template, navigation, repeated on the site).
+    ``region`` after its first kept block and before its last, that is
+    ``region``'s next sibling, and the blocks of the next sibling of
+    ``region``'s parent where they are such tables and headings only; never
+    a block the caller vetoed (probability 0: template, navigation, repeated
+    on the site).
 
     Why: a table is one unit of the text around it, but the scorer judges
     its cells one by one, and a cell ("4.2.3", "Herbert Dürr 63 16.6%") has
@@ -146,7 +149,15 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     table lists ...") was the heaviest subtree and the table's cells,
     weighing less than nothing one by one, were left beside it (a page of
     deployments, a magazine's ranking; docs/CONTENT.md, "A table after the
-    region"). O(n)."""
+    region"). And for the tables of the row below the region's: in a grid
+    the region is a column, its siblings the columns beside it (a sidebar)
+    and its parent's next sibling the row under it, which spans the page (a
+    course page's description, then its lecture and exam tables, each under
+    its heading). Only a row of such tables and their headings: where the
+    parent's next sibling is a side column instead, it holds a sidebar's
+    other widgets too. A table elsewhere in the region's own row (beside it)
+    is not added: on big9's and CleanEval's news pages those were sidebars'
+    and portals' tables (docs/CONTENT.md, "The tables of the next row"). O(n)."""
     if region < 0 or not tables:
         return chosen
     node, size, parent = blocks.node, doc.size, doc.parent
@@ -154,12 +165,26 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     inside = [b for b in chosen if region <= node[b] < end]
     if not inside:
         return chosen
+    row = parent[region]
+    below = row + size[row] if row >= 0 else -1  # in pre-order, the row's next sibling if any
+    if not (0 <= below < len(doc) and parent[below] == parent[row]):
+        below = -1
+    below_end = below + size[below] if below >= 0 else -1
     added = set(chosen)
+    row_tables: set[int] = set()  # the blocks of the headed tables of the row below
     for t in tables:
         if region < t < end or (t == end and parent[t] == parent[region]):
             run = _element_blocks(doc, blocks, t)
             if t == end or (inside[0] < run.start < run.stop and run.stop - 1 < inside[-1]):
                 added.update(b for b in run if probs[b] > 0)
+        elif below <= t < below_end:
+            row_tables.update(_element_blocks(doc, blocks, t))
+    if row_tables:
+        # only a row of tables under their headings: a row that holds other
+        # text too (a sidebar's widgets beside a quotes table) is not the page's
+        row_blocks = _element_blocks(doc, blocks, below)
+        if all(b in row_tables or doc.tag[node[b]] in HEADING_TAGS for b in row_blocks):
+            added.update(b for b in row_blocks if probs[b] > 0)
     return sorted(added) if len(added) > len(chosen) else chosen
 
 
