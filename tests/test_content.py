@@ -1750,13 +1750,14 @@ def test_a_headed_table_right_after_the_region_is_kept() -> None:
 
 def test_the_headed_tables_of_the_row_below_the_region_are_kept() -> None:
     """In a grid the region is a column; the tables with named columns in
-    the row under its row (its parent's next sibling) are kept with it, each
-    with the headings (``region.table_gaps``), where that row holds such
+    the row under its row (its parent's next sibling) are kept with it, and
+    so are their headings (``region.table_gaps``), where that row holds such
     tables and headings only. Not a table beside the region in its own row
     (a sidebar's), nor one two rows down, nor a row with other text too (a
-    side column's widgets), nor a layout grid, nor a vetoed cell. The real page: a wiki's course
-    page, its description in a column and its lecture and summary tables
-    in the row below, which the page level lost (token F1 0.80 -> 0.99)."""
+    side column's widgets), nor a layout grid, nor a vetoed cell. The real
+    page: a wiki's course page, its description in a column and its lecture
+    and summary tables in the row below, which the page level lost (token
+    F1 0.80 -> 0.99)."""
     from temex.content.records import headed_tables
     from temex.content.region import table_gaps
     from temex.page.blocks import page_blocks
@@ -1789,7 +1790,6 @@ def test_the_headed_tables_of_the_row_below_the_region_are_kept() -> None:
     assert "Winter" not in kept(veto="Winter")
     on, off = _on_and_off("wikinotes", "ANTH_360/index.html", table_gaps=False)
     assert on >= 0.99 and off < 0.85
-
 
 
 def test_what_a_kept_sentence_ending_with_a_colon_introduces_is_kept() -> None:

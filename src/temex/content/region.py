@@ -24,8 +24,8 @@ scorer finds likely in the page's declared main element is widened to it
 little of the ``<article>`` that holds it, the article is the content
 (:func:`title_article`). The cells of a table with named columns that lies
 between the region's kept blocks, right after the region or in the row below
-it, are kept with them (:func:`table_gaps`), and so are the list or table that a kept block
-ending with a colon introduces (:func:`keep_introduced`).
+it, are kept with them (:func:`table_gaps`), and so are the list or table
+that a kept block ending with a colon introduces (:func:`keep_introduced`).
 
 Cost: O(n) per page (one reverse pre-order pass of subtree sums).
 """
