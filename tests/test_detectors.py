@@ -722,3 +722,51 @@ def test_a_key_pages_comments_are_content_beside_the_region() -> None:
     assert len(comments) == 2 and not any(m.template[i] for i in comments)
     # beside the region, not in it: the region rule alone made them template
     assert m.region >= 0 and not any(key.is_ancestor(m.region, i) for i in comments)
+
+
+def test_a_grid_of_card_links_is_the_pages_content() -> None:
+    """A listing whose every card is one link (``<a>`` around the card's
+    heading and summary) weighs its text: only phrasing-only links (menu
+    items, tables of contents, previous / next) are left out of the region's
+    weight. Before, the cards weighed nothing, the region was the page's
+    short heading and every card was called template."""
+    from temex.template.detectors.rules import inline_link_text
+
+    cards = "".join(f"<a class='card' href='/p/{k}'><h3>Project {k} of the firm</h3>"
+                    f"<p>What we built for client number {k}, and how it went.</p></a>"
+                    for k in range(6))
+    site = ("<html><body><header><a href='/'>Site</a><nav><a href='/a'>About us</a>"
+            "<a href='/p'>Projects</a></nav></header>{main}"
+            "<footer><p>(c) Site, all rights kept</p></footer></body></html>")
+    key = parse(site.format(main=f"<div class='top'><h1>Projects</h1></div>"
+                                 f"<div class='grid'>{cards}</div>"))
+    others = [parse(site.format(main=f"<div class='top'><h1>Page {j}</h1></div>"
+                                     f"<div class='text'><p>Words of page {j}.</p></div>"))
+              for j in range(3)]
+    links = inline_link_text(key)
+    menu = key.text.index("About us")
+    card_heading = key.text.index("Project 0 of the firm")
+    assert links[menu] and not links[card_heading]
+    m = VoteDetector().fit(key, others).model_
+    grid = next(i for i in key.in_body() if key.classes[i] == ("grid",))
+    assert not any(m.template[i] for i in key.descendants(grid))
+    assert all(m.template[i] for i in key.descendants(key.tag.index("footer")))
+
+
+def test_a_real_grid_of_card_links_is_content() -> None:
+    """The real case: a company site's projects page, six project cards
+    (each a link around an image, a title and a line), compared with the
+    blog's index, the legal page and two expert pages. Template / content
+    F1 0.817 / 0.143 before (the region was the page's heading), 0.977 /
+    0.949 measured with the cards weighed."""
+    from temex.api import extract_files
+    from temex.evaluate import gold_mask, score_nodes
+
+    if DATA is None or not (DATA / "sites" / "digitalplant").is_dir():
+        pytest.skip("digitalplant not in the shared data")
+    site = load_site(DATA / "sites" / "digitalplant")
+    m = extract_files(site.root / "en" / "projects" / "index.html", pages_dir=site.root,
+                      options=ExtractOptions())
+    s = score_nodes(m.template, gold_mask(m.key, site.content_selector, site.template_selector))
+    assert s.template[2] >= 0.95 and s.content[2] >= 0.9, s.as_dict()
+

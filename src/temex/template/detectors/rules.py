@@ -166,6 +166,33 @@ def _merge_records(doc: Document, mass: dict[int, int]) -> dict[int, int]:
     return out
 
 
+def inline_link_text(doc: Document) -> list[bool]:
+    """Per element: inside a link whose content is phrasing only (a menu
+    item, a table of contents entry, "previous" / "next"), the link text
+    :func:`content_region` does not weigh. A link that holds a block (a
+    heading, a paragraph, a ``div``: a card of a listing, each card one
+    link) is the record itself, and its text is the page's. O(n)."""
+    n = len(doc)
+    tag, size = doc.tag, doc.size
+    out = [False] * n
+    if "a" not in tag:
+        return out
+    i = 0
+    while i < n:
+        if tag[i] == "a":
+            end = i + size[i]
+            if not any(tag[j] in BLOCK_TAGS for j in range(i + 1, end)):
+                out[i:end] = [True] * (end - i)
+            else:  # nested inline links of a card still mark their text
+                for j in range(i + 1, end):
+                    if tag[j] == "a":
+                        out[j:j + size[j]] = [True] * size[j]
+            i = end
+        else:
+            i += 1
+    return out
+
+
 def content_region(doc: Document, template: Sequence[bool],
                    coverage: float = DEFAULT_REGION, records: bool = True) -> int:
     """The element that holds the page's own content, or -1.
@@ -185,10 +212,9 @@ def content_region(doc: Document, template: Sequence[bool],
     ignored = doc.ignored_mask()
     mass: dict[int, int] = {}
     root_of = [-1] * len(doc)
-    in_link = [False] * len(doc)
+    in_link = inline_link_text(doc)
     for i in doc.in_body():
         p = doc.parent[i]
-        in_link[i] = doc.tag[i] == "a" or (p >= 0 and in_link[p])
         if template[i] or ignored[i]:
             continue
         r = root_of[p] if p >= 0 and not template[p] and root_of[p] >= 0 else i
