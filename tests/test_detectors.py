@@ -770,3 +770,27 @@ def test_a_real_grid_of_card_links_is_content() -> None:
     s = score_nodes(m.template, gold_mask(m.key, site.content_selector, site.template_selector))
     assert s.template[2] >= 0.95 and s.content[2] >= 0.9, s.as_dict()
 
+
+def test_a_headings_link_to_itself_is_template() -> None:
+    """Sphinx's ``¶`` after every heading (a link to the heading's own
+    section, no letter in it) is the chrome of a docs page, as an edit link
+    is; its text differs on no page, but the vote cannot map it where the
+    sections differ. The heading and the section stay content, and a link
+    into the page that says something ("see Usage") is no permalink."""
+    def doc_page(name: str, sections: list[str]) -> object:
+        body = "".join(f"<section id='{s}'><h2>{s.title()} of {name}<a class='headerlink' "
+                       f"href='#{s}'>¶</a></h2><p>What {name} says about {s}, at length "
+                       f"enough to be text.</p></section>" for s in sections)
+        return parse(f"<html><body><nav><a href='/'>Docs home</a></nav><article>{body}"
+                     f"<p>Back to <a href='#{sections[0]}'>see what {name} says first</a>.</p>"
+                     "</article><footer><p>(c) Docs</p></footer></body></html>")
+    key = doc_page("key", ["usage", "install", "faq"])
+    others = [doc_page(f"other{j}", [f"part{j}", "setup"]) for j in range(3)]
+    m = VoteDetector().fit(key, others).model_
+    k = m.key
+    pilcrows = [i for i in k.in_body() if k.text[i] == "¶"]
+    assert len(pilcrows) == 3 and all(m.template[i] for i in pilcrows)
+    own = [i for i in k.in_body() if k.tag[i] == "h2" or "says about" in k.text[i]]
+    assert len(own) == 6 and not any(m.template[i] for i in own)
+    see = k.text.index("see what key says first")
+    assert not m.template[see]

@@ -31,10 +31,10 @@ from urllib.parse import urljoin
 from ..page import kernel
 from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
+from ..page.permalinks import permalink_keep
 from ..page.walk import event_list, events
 from .formulas import formula_keep, tex_annotation
 from .metadata import base_url
-from .permalinks import permalink_keep
 
 __all__ = ["events", "markdown_text", "text_lines"]
 
@@ -52,7 +52,7 @@ def _bare(doc: Document, keep: list[bool]) -> list[bool]:
 
 def _written(doc: Document, keep: list[bool]) -> list[bool]:
     """The keep mask both writers write: each formula once (:mod:`.formulas`),
-    no permalink (:mod:`.permalinks`)."""
+    no permalink (:mod:`temex.page.permalinks`)."""
     return permalink_keep(doc, formula_keep(doc, keep))
 
 

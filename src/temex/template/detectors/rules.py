@@ -42,6 +42,7 @@ from urllib.parse import urljoin, urlsplit
 from ...page.blocks import BLOCK_TAGS, norm_key
 from ...page.dom import HEADING_TAGS, Document
 from ...page.names import comment_sections
+from ...page.permalinks import permalinks
 from ...page.urls import url_kind
 from ..defaults import DEFAULT_REGION
 
@@ -952,7 +953,10 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     lists told by their link types are template (:func:`link_type_chrome`),
     and with ``named_lists`` those named as navigation
     (:func:`named_link_lists`); with ``labels``, short labels follow the
-    line they label (:func:`labels_follow_block`)."""
+    line they label (:func:`labels_follow_block`). With ``closure``, a
+    heading's or entry's link to itself (:func:`temex.page.permalinks.permalinks`:
+    Sphinx's ``¶``) is template wherever it is: the chrome of a page kind,
+    as an edit link, which the text outputs leave out too."""
     region = content_region(doc, template, coverage, records=closure)
     if region >= 0 and inside_template is not None and \
             _text_share(doc, region) < MIN_REGION_SHARE:
@@ -1012,6 +1016,10 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         labels_follow_block(doc, out, region)
     if closure and query_forms:
         for r in query_widgets(doc, out, region, seen, site_titles):
+            for j in doc.descendants(r):
+                out[j] = True
+    if closure:
+        for r in permalinks(doc):
             for j in doc.descendants(r):
                 out[j] = True
     if closure and named_lists:

@@ -1,4 +1,4 @@
-"""Permalinks in the text and Markdown outputs: left out.
+"""Permalinks: a heading's or an entry's link to itself.
 
 Idea: documentation and blog generators give each heading (and each API
 entry) a link to itself, for readers who want to copy its address: Sphinx
@@ -12,7 +12,12 @@ whose ``href`` is the fragment of an element near it (the heading or entry
 around it, its section a few levels up, or the entry's name beside it, as
 Haddock writes ``<a id="t:Maybe">Maybe</a> ... <a href="#t:Maybe">#</a>``)
 and whose text holds no letter or digit. A link to the page's own section
-that says something ("Back to top", "see Usage") is left as it is.
+that says something ("Back to top", "see Usage") is no permalink.
+
+Read by the text and Markdown writers (:mod:`temex.content.text`), which
+leave permalinks out, and by the template detectors' rules
+(:mod:`temex.template.detectors.rules`), which call them template: the
+chrome of a page kind, like an edit link (the data README's convention).
 
 Cost: a scan of the page's tags (``list.index``, in C) for ``<a>``, the kept
 ones' ``href`` read; the ids of the page mapped once where a candidate
