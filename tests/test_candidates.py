@@ -121,7 +121,7 @@ LIVE_FLOORS = {"americanpillowcase-shop": (0.98, 0.97), "bgbiao-hugo-zh": (0.94,
                "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
                "klnet-forum": (0.97, 0.98), "opendcl-forum": (0.98, 0.99),
                "openehr-org-archive": (0.98, 0.98), "pyconca2013-conference": (0.97, 0.98),
-               "rubima-magazine": (0.93, 0.94), "toppra-furo": (0.95, 0.98),
+               "rubima-magazine": (0.93, 0.94), "toppra-furo": (0.96, 0.98),
                "wikinotes": (0.94, 0.99)}
 
 
