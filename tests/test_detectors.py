@@ -794,3 +794,31 @@ def test_a_headings_link_to_itself_is_template() -> None:
     assert len(own) == 6 and not any(m.template[i] for i in own)
     see = k.text.index("see what key says first")
     assert not m.template[see]
+
+
+
+
+def test_the_pages_title_is_no_slot_of_a_widget() -> None:
+    """A real product page (a key page nobody chose, bench/random_keys.py):
+    the product box's pictures, previous / next arrows and order form are
+    the same on the four product pages it is compared with, and it holds the
+    product's title (an ``h2`` that names the page's ``<title>``) and price:
+    more template than content under it, so the closure took it for a
+    widget with page slots and called the title and the price template. The
+    page's title heading is no slot: the box is settled as a container.
+    Content F1 0.253 before, 0.432 measured."""
+    from temex.api import extract_files
+    from temex.evaluate import gold_mask, score_nodes
+
+    if DATA is None or not (DATA / "sites" / "americanpillowcase-shop").is_dir():
+        pytest.skip("americanpillowcase-shop not in the shared data")
+    site = load_site(DATA / "sites" / "americanpillowcase-shop")
+    page = (site.root / "collections" / "wholesale" / "products" /
+            ("wholesale-box-of-60-pillowcases-lilac-100-cotton-high-thread-count-pillow-cases-"
+             "single-needle-hem-stitch-king-21x40-fits-20x36-pillow.html"))
+    m = extract_files(page, pages_dir=site.root, options=ExtractOptions())
+    k = m.key
+    title = next(i for i in k.in_body() if "product-single__title" in k.classes[i])
+    assert not m.template[title]
+    s = score_nodes(m.template, gold_mask(k, site.content_selector, site.template_selector))
+    assert s.content[2] >= 0.4, s.as_dict()

@@ -273,7 +273,7 @@ def record_groups(doc: Document, parent: int) -> list[list[int]]:
 
 def refine_region(doc: Document, template: list[bool], region: int,
                   record_share: float | None = DEFAULT_RECORD_SHARE,
-                  seen: Collection[str] = ()) -> list[bool]:
+                  seen: Collection[str] = (), titles: Collection[int] = ()) -> list[bool]:
     """Rules inside the content region (our addition, issue 9), in place:
 
     1. *record lists*: sibling records (:func:`record_groups`) whose text is
@@ -294,7 +294,12 @@ def refine_region(doc: Document, template: list[bool], region: int,
        own material (the ``<table>`` of a listing, the wrappers of a product
        grid, mapped by every page of the kind) and becomes content, its
        children settled in turn; otherwise it is a widget with page slots
-       (the last item of a breadcrumb) and its whole subtree is template.
+       (the last item of a breadcrumb) and its whole subtree is template,
+       unless it holds one of ``titles`` (the page's title headings,
+       :func:`title_nodes`) as content: the page's title is no slot, and a
+       box that holds it (a product's title and price beside its pictures,
+       arrows and order form, all the same on every product page) is
+       settled as a container.
     """
     inside = doc.descendants(region)
     ignored = doc.ignored_mask()
@@ -330,7 +335,8 @@ def refine_region(doc: Document, template: list[bool], region: int,
                     c += 1
             if not c:
                 continue  # a whole template widget
-            if t >= c:  # a widget with page slots (breadcrumb's last item)
+            if t >= c and not any(i < x < i + doc.size[i] and not template[x] for x in titles):
+                # a widget with page slots (breadcrumb's last item)
                 for j in doc.descendants(i):
                     template[j] = True
                 continue
@@ -1008,7 +1014,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         if title:
             head_zone(doc, out, region, seen, site_titles, query_forms,
                       series_links=link_types is not None)
-        refine_region(doc, out, region, record_share, seen)
+        titles = [x for x in title_nodes(doc, out, seen, site_titles) if x != region] \
+            if title else []
+        refine_region(doc, out, region, record_share, seen, titles)
     if closure:
         follow_parent(doc, out, region)
         table_headers(doc, out, region)
