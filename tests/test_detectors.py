@@ -747,6 +747,8 @@ def test_a_grid_of_card_links_is_the_pages_content() -> None:
     menu = key.text.index("About us")
     card_heading = key.text.index("Project 0 of the firm")
     assert links[menu] and not links[card_heading]
+    nav = parse("<html><body><p><a href='/p/1'>Previous<br>The post before</a></p></body></html>")
+    assert inline_link_text(nav)[nav.tag.index("a")]  # a line break is phrasing
     m = VoteDetector().fit(key, others).model_
     grid = next(i for i in key.in_body() if key.classes[i] == ("grid",))
     assert not any(m.template[i] for i in key.descendants(grid))

@@ -167,6 +167,13 @@ def _merge_records(doc: Document, mass: dict[int, int]) -> dict[int, int]:
     return out
 
 
+#: Tags of :data:`BLOCK_TAGS` that are phrasing content in HTML (a line break,
+#: form controls, an embedded frame): a link holding one is still an inline
+#: link (:func:`inline_link_text`), "Previous<br>Post title" as much as "Next".
+_PHRASING_BLOCKS = frozenset({"br", "button", "select", "option", "textarea", "iframe"})
+_CARD_TAGS = BLOCK_TAGS - _PHRASING_BLOCKS
+
+
 def inline_link_text(doc: Document) -> list[bool]:
     """Per element: inside a link whose content is phrasing only (a menu
     item, a table of contents entry, "previous" / "next"), the link text
@@ -182,7 +189,7 @@ def inline_link_text(doc: Document) -> list[bool]:
     while i < n:
         if tag[i] == "a":
             end = i + size[i]
-            if not any(tag[j] in BLOCK_TAGS for j in range(i + 1, end)):
+            if not any(tag[j] in _CARD_TAGS for j in range(i + 1, end)):
                 out[i:end] = [True] * (end - i)
             else:  # nested inline links of a card still mark their text
                 for j in range(i + 1, end):
