@@ -280,7 +280,8 @@ def record_groups(doc: Document, parent: int) -> list[list[int]]:
 
 def refine_region(doc: Document, template: list[bool], region: int,
                   record_share: float | None = DEFAULT_RECORD_SHARE,
-                  seen: Collection[str] = (), titles: Collection[int] = ()) -> list[bool]:
+                  seen: Collection[str] = (),
+                  titles: Callable[[], Collection[int]] | None = None) -> list[bool]:
     """Rules inside the content region (our addition, issue 9), in place:
 
     1. *record lists*: sibling records (:func:`record_groups`) whose text is
@@ -302,8 +303,9 @@ def refine_region(doc: Document, template: list[bool], region: int,
        grid, mapped by every page of the kind) and becomes content, its
        children settled in turn; otherwise it is a widget with page slots
        (the last item of a breadcrumb) and its whole subtree is template,
-       unless it holds one of ``titles`` (the page's title headings,
-       :func:`title_nodes`) as content: the page's title is no slot, and a
+       unless it holds one of ``titles()`` (the page's title headings,
+       :func:`title_nodes`; asked only here, where a widget is in question)
+       as content: the page's title is no slot, and a
        box that holds it (a product's title and price beside its pictures,
        arrows and order form, all the same on every product page) is
        settled as a container.
@@ -342,7 +344,8 @@ def refine_region(doc: Document, template: list[bool], region: int,
                     c += 1
             if not c:
                 continue  # a whole template widget
-            if t >= c and not any(i < x < i + doc.size[i] and not template[x] for x in titles):
+            if t >= c and not (titles is not None and any(
+                    i < x < i + doc.size[i] and not template[x] for x in titles())):
                 # a widget with page slots (breadcrumb's last item)
                 for j in doc.descendants(i):
                     template[j] = True
@@ -1021,9 +1024,20 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         if title:
             head_zone(doc, out, region, seen, site_titles, query_forms,
                       series_links=link_types is not None)
-        titles = [x for x in title_nodes(doc, out, seen, site_titles) if x != region] \
-            if title else []
-        refine_region(doc, out, region, record_share, seen, titles)
+        # the title headings of the mask as the closure finds it, worked out
+        # only if the closure meets a widget that holds content (title_nodes
+        # is a fifth of a fit's time)
+        before_closure = list(out)
+        found: list[list[int]] = []
+
+        def title_headings() -> list[int]:
+            if not found:
+                found.append([x for x in title_nodes(doc, before_closure, seen, site_titles)
+                              if x != region])
+            return found[0]
+
+        refine_region(doc, out, region, record_share, seen,
+                      title_headings if title else None)
     if closure:
         follow_parent(doc, out, region)
         table_headers(doc, out, region)
