@@ -25,7 +25,7 @@ from .rules import (
     supported_mapping,
 )
 
-__all__ = ["BaseDetector", "FittedMixin", "seen_texts", "site_titles"]
+__all__ = ["BaseDetector", "FittedMixin", "seen_texts", "shared_texts", "site_titles"]
 
 
 def seen_texts(pages: Sequence[Document]) -> set[str]:
@@ -33,6 +33,18 @@ def seen_texts(pages: Sequence[Document]) -> set[str]:
     of :func:`.rules.refine_region` counts text found there as not
     page-specific)."""
     return {t for p in pages for t in p.text if t}
+
+
+def shared_texts(pages: Sequence[Document]) -> set[str]:
+    """The non-empty own texts that every compared page has: what the pages
+    share word for word (the head zone rule of :func:`.rules.head_zone`
+    leaves a navigation widget made of them template)."""
+    if not pages:
+        return set()
+    out = {t for t in pages[0].text if t}
+    for p in pages[1:]:
+        out.intersection_update(p.text)
+    return out
 
 
 def site_titles(pages: Sequence[Document]) -> list[str]:
@@ -133,6 +145,7 @@ class BaseDetector(FittedMixin):
     def _title_rules(self, pages: Sequence[Document]) -> dict[str, Any]:
         """The title rules' arguments of :func:`.rules.apply_region`."""
         return {"site_titles": site_titles(pages) if self.site_title else (),
+                "shared": shared_texts(pages),
                 "query_forms": self.query_forms, "link_types": self.link_types,
                 "named_lists": self.named_lists, "labels": self.labels}
 

@@ -43,7 +43,7 @@ from ...page.blocks import BLOCK_TAGS, norm_key
 from ...page.dom import HEADING_TAGS, Document
 from ...page.names import comment_sections
 from ...page.permalinks import permalinks
-from ...page.urls import url_kind
+from ...page.urls import url_kind, url_pattern
 from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
@@ -598,7 +598,8 @@ def query_widgets(doc: Document, template: Sequence[bool], region: int,
 
 def head_zone(doc: Document, template: list[bool], region: int,
               seen: Collection[str] = (), site_titles: Sequence[str] = (),
-              query_forms: bool = True, series_links: bool = True) -> list[bool]:
+              query_forms: bool = True, series_links: bool = True,
+              shared: Collection[str] = ()) -> list[bool]:
     """Inside the content region, in place: template between the page's
     title heading and its main text is content (our rule, issue 9 cause 5).
     Chrome inside a content region sits at its edges (breadcrumbs before
@@ -622,7 +623,18 @@ def head_zone(doc: Document, template: list[bool], region: int,
     stays template too: the previous / next / in-reply-to links of a series,
     which a byline, a price or an order form never are; the
     :data:`CHROME_LINK_TYPES` of :func:`link_type_chrome` told by their
-    targets where the page gives no ``rel``."""
+    targets where the page gives no ``rel``.
+
+    With ``shared`` (the own texts that every compared page has), a subtree
+    all of whose text is among them and that holds two links or more to
+    other pages stays template (issue 22 cause 2: nothing identical on
+    every compared page is content): a side column of category links and
+    shop promises that a breadcrumb heading puts "between" the title and
+    the product. A byline is never such: its date or author differs from
+    one of the compared pages, and it links to one author at most.
+    (Measured on the shared sites' random key pages: with one link enough, a
+    byline whose compared pages were all posted the same day by the same
+    author turned template.)"""
     ignored = doc.ignored_mask()
     inside = doc.descendants(region)
     titles = [t for t in title_nodes(doc, template, seen, site_titles)
@@ -661,7 +673,8 @@ def head_zone(doc: Document, template: list[bool], region: int,
         if template[i] and not ignored[i] and i + doc.size[i] <= body:
             if chars[i] and links[i] <= ZONE_LINK_SHARE * chars[i] and not any(
                     doc.is_ancestor(i, q) for q in queries) and not (
-                    series_links and _series_navigation(doc, i, own_kind)):
+                    series_links and _series_navigation(doc, i, own_kind)) and not (
+                    shared and _shared_navigation(doc, i, shared, ignored)):
                 for j in doc.descendants(i):
                     template[j] = False
             i += doc.size[i]
@@ -673,6 +686,33 @@ def head_zone(doc: Document, template: list[bool], region: int,
                 break
             template[a] = False
     return template
+
+
+#: Fewest links to other pages that make a subtree of shared text a
+#: navigation widget (:func:`_shared_navigation`): two, as for
+#: :func:`named_link_lists`.
+SHARED_NAVIGATION_LINKS = 2
+
+
+def _shared_navigation(doc: Document, i: int, shared: Collection[str],
+                       ignored: Sequence[bool]) -> bool:
+    """Whether every own text below ``i`` is in ``shared`` (and there is
+    some) and ``i`` holds :data:`SHARED_NAVIGATION_LINKS` links or more to
+    other pages (:func:`head_zone`). O(size of ``i``)."""
+    away = 0
+    has_text = False
+    for j in doc.descendants(i):
+        if ignored[j]:
+            continue
+        if doc.text[j]:
+            if doc.text[j] not in shared:
+                return False
+            has_text = True
+        if doc.tag[j] == "a" and not own_link(doc, j):
+            href = (dict(doc.attrs[j]).get("href") or "").strip()
+            if href and not href.startswith("#"):
+                away += 1
+    return has_text and away >= SHARED_NAVIGATION_LINKS
 
 
 #: HTML link types of a page's own metadata: its author, its permalink.
@@ -734,10 +774,11 @@ class _LinkSums:
     """Per element of a region, sums over its subtree (one reverse pass,
     :func:`_link_sums`): visible text (``chars``), text inside links
     (``link_chars``), links with an ``href`` (``links``), those that lead to
-    another page (``away``: not ``#...``) and those of a
-    :data:`CHROME_LINK_TYPES` type (``typed``)."""
+    another page (``away``: not ``#...``), those of a
+    :data:`CHROME_LINK_TYPES` type (``typed``) and, of the others, those
+    that lead to another page of a given URL kind (``series``)."""
 
-    __slots__ = ("away", "chars", "link_chars", "links", "typed")
+    __slots__ = ("away", "chars", "link_chars", "links", "series", "typed")
 
     def __init__(self, n: int) -> None:
         self.chars = [0] * n
@@ -745,14 +786,17 @@ class _LinkSums:
         self.links = [0] * n
         self.away = [0] * n
         self.typed = [0] * n
+        self.series = [0] * n
 
 
-def _link_sums(doc: Document, region: int) -> _LinkSums:
-    """:class:`_LinkSums` of every element inside ``region``. O(size of the
+def _link_sums(doc: Document, region: int, own_kind: str | None = None) -> _LinkSums:
+    """:class:`_LinkSums` of every element inside ``region``; ``series``
+    counts links to other pages of URL kind ``own_kind``
+    (:func:`temex.page.urls.url_kind`; None: none counted). O(size of the
     region)."""
     sums = _LinkSums(len(doc))
-    chars, link_chars, links, away, typed = (sums.chars, sums.link_chars, sums.links,
-                                             sums.away, sums.typed)
+    chars, link_chars, links, away, typed, series = (
+        sums.chars, sums.link_chars, sums.links, sums.away, sums.typed, sums.series)
     in_link = [False] * len(doc)
     ignored = doc.ignored_mask()
     inside = doc.descendants(region)
@@ -774,6 +818,10 @@ def _link_sums(doc: Document, region: int) -> _LinkSums:
                     away[i] += 1
                 if chrome_link_type(attrs.get("rel", "")):
                     typed[i] += 1
+                elif own_kind is not None and away[i] \
+                        and _same_kind(href.strip(), doc.url, own_kind) \
+                        and not own_link(doc, i):
+                    series[i] += 1
         if i != region:
             p = doc.parent[i]
             chars[p] += chars[i]
@@ -781,7 +829,23 @@ def _link_sums(doc: Document, region: int) -> _LinkSums:
             links[p] += links[i]
             away[p] += away[i]
             typed[p] += typed[i]
+            series[p] += series[i]
     return sums
+
+
+def _same_kind(href: str, base: str, kind: str) -> bool:
+    """Whether link target ``href`` (from page ``base``) has URL kind
+    ``kind`` (:func:`temex.page.urls.url_kind`). The last path segment of
+    a target is its own unless the path is empty or ends in a dot segment,
+    and :func:`~temex.page.urls.url_pattern` works segment by segment, so
+    the last segment's pattern is compared first: resolving every link of
+    a listing cost a fifth of a fit."""
+    path, _, query = href.partition("#")[0].partition("?")
+    last = path.rpartition("/")[2]
+    if path and last not in (".", ".."):
+        if url_pattern(last + ("?" + query if query else "")) != kind.rpartition("/")[2]:
+            return False
+    return url_kind(href, base) == kind
 
 
 def _outermost(doc: Document, region: int, keep: Callable[[int], bool]) -> list[int]:
@@ -808,15 +872,42 @@ def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
     links to the previous and next post: the data README's convention calls
     them template, and no vote can, since their text differs on every page.
     Links without such a type (a listing's titles, a post's own links) keep
-    an element out. O(size of the region)."""
-    s = _link_sums(doc, region)
+    an element out.
+
+    Where the page gives no ``rel``, a link to another page of the key
+    page's own URL kind (:func:`temex.page.urls.url_kind`: ``0230.html``
+    from ``0229.html``) is of the series' type too, as in
+    :func:`head_zone`: the next / previous / in-reply-to list under a
+    message. Told by targets alone, an element needs
+    :data:`SERIES_LINKS` such links or more and at least
+    :data:`NAMED_LIST_LINK_SHARE` of its text in links: a listing's rows,
+    a sub-forum's or a docs page's description beside its link, and a
+    paragraph citing an earlier post are text, not a link list
+    (random key pages of the shared sites: without the two conditions, the
+    sub-forums of a forum's index and a docs page's annotated reading list
+    turned template). O(size of the region)."""
+    own_kind = url_kind(doc.url) if doc.url else None
+    s = _link_sums(doc, region, own_kind)
     held: set[int] = set()
     for a in avoid:
         held.add(a)
         held.update(doc.ancestors(a))
-    return _outermost(doc, region, lambda i: (
-        s.typed[i] > 0 and 2 * s.typed[i] >= s.links[i] and i not in held
-        and s.chars[i] - s.link_chars[i] <= max_text))
+
+    def chrome(i: int) -> bool:
+        typed = s.typed[i] + s.series[i]
+        if not typed or 2 * typed < s.links[i] or i in held \
+                or s.chars[i] - s.link_chars[i] > max_text:
+            return False
+        return s.typed[i] > 0 or (s.series[i] >= SERIES_LINKS
+                                  and s.link_chars[i] >= NAMED_LIST_LINK_SHARE * s.chars[i])
+
+    return _outermost(doc, region, chrome)
+
+
+#: Fewest links to pages of the key page's own kind that make a list
+#: series navigation where no ``rel`` says so (:func:`link_type_chrome`):
+#: a previous and a next, as :func:`named_link_lists` asks two links.
+SERIES_LINKS = 2
 
 
 #: Name words (of an element's ``id`` and classes, split at non-letters) of
@@ -945,7 +1036,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
                  info: dict[str, int] | None = None, title: bool = True,
                  site_titles: Sequence[str] = (), query_forms: bool = True,
                  link_types: int | None = LINK_TYPE_TEXT,
-                 named_lists: bool = True, labels: bool = True) -> list[bool]:
+                 named_lists: bool = True, labels: bool = True,
+                 shared: Collection[str] = ()) -> list[bool]:
     """Mark every non-template node of ``<body>`` outside the content region as
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
@@ -961,7 +1053,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     (:func:`widen_to_title`; the stricter inside vote then holds only up to
     the end of the region found by text mass: what follows the text in the
     title's container keeps the majority vote), and what lies between the
-    title and the text is content (:func:`head_zone`). ``site_titles``
+    title and the text is content (:func:`head_zone`; ``shared``, the texts
+    every compared page has, keeps the navigation made of them template
+    there). ``site_titles``
     (the compared pages' titles, :func:`title_nodes`) and ``query_forms``
     (:func:`head_zone`, :func:`query_widgets`: the widgets around forms that
     query are template) go to the title rules. With ``closure`` and
@@ -1023,7 +1117,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         out[region] = False
         if title:
             head_zone(doc, out, region, seen, site_titles, query_forms,
-                      series_links=link_types is not None)
+                      series_links=link_types is not None, shared=shared)
         # the title headings of the mask as the closure finds it, worked out
         # only if the closure meets a widget that holds content (title_nodes
         # is a fifth of a fit's time)

@@ -109,8 +109,11 @@ class VoteDetector(BaseDetector):
     link_types : int or None, default 200
         Inside the region, a list of links most of which have the HTML link
         type ``tag``, ``prev`` or ``next`` (tag and category lines, the
-        previous / next post), with at most this many characters outside
-        its links, is template (:func:`.rules.link_type_chrome`); None: off.
+        previous / next post) or, where no ``rel`` says so, lead to pages of
+        the key page's own URL kind (a message's next / previous / in reply
+        to), with at most this many characters outside its links, is
+        template (:func:`.rules.link_type_chrome`); None: off, and the head
+        zone's series rule with it.
     named_lists : bool, default True
         Inside the region, a link list named as navigation (``nav``,
         ``pagination``, ``tags``, ``share``, ``related``, ``prev`` /
