@@ -859,8 +859,8 @@ def test_a_key_pages_comments_are_content_beside_the_region() -> None:
     the content region, and their text differs on every page, so the vote
     leaves them out of the template; the content-region rule took them all
     the same, and a crawl lost the comments of every cluster's key page.
-    Comments are content by the data convention: their text stays content
-    (``rules.comment_text``); a reply form stays template."""
+    Comments are content by the data convention: their text and what holds
+    it stay content (``rules.comment_text``); a reply form stays template."""
     from conftest import DATA
 
     if DATA is None or not (DATA / "sites" / "codare-wordpress").is_dir():
@@ -876,6 +876,10 @@ def test_a_key_pages_comments_are_content_beside_the_region() -> None:
     assert len(comments) == 2 and not any(m.template[i] for i in comments)
     # beside the region, not in it: the region rule alone made them template
     assert m.region >= 0 and not any(key.is_ancestor(m.region, i) for i in comments)
+    # what holds a comment (its item in the list, the list) is content too
+    items = [next(a for a in key.ancestors(i) if key.tag[a] == "li") for i in comments]
+    assert not any(m.template[a] for a in items)
+    assert not m.template[key.parent[items[0]]]
 
 
 def test_a_grid_of_card_links_is_the_pages_content() -> None:
