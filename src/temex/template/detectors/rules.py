@@ -440,9 +440,10 @@ def title_nodes(doc: Document, template: Sequence[bool],
             if len(key) >= TITLE_MIN_CHARS and key in title:
                 out.append(i)
     if len(out) > 1:
-        # headings outside a <nav> first, each group in document order
-        in_nav = doc.inside_mask("nav")
-        out.sort(key=lambda i: in_nav[i])
+        # headings outside a <nav> first, each group in document order; a
+        # walk up from the few headings, not a mask over the whole page
+        # (title_nodes runs several times per fit)
+        out.sort(key=lambda i: any(doc.tag[a] == "nav" for a in doc.ancestors(i)))
     return out
 
 
