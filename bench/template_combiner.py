@@ -61,7 +61,7 @@ def node_features(key: Document, pages: list[Document], n: int) -> tuple[list[li
     v1 = [0] * len(key)
     v2 = [0] * len(key)
     for p in pages:
-        a, b = det._page_masks(key, p, eq)
+        a, b, _ = det._page_masks(key, p, eq)
         for i in range(len(key)):
             v1[i] += a[i]
             v2[i] += b[i]

@@ -982,3 +982,68 @@ def test_the_pages_title_is_no_slot_of_a_widget() -> None:
     assert not m.template[title]
     s = score_nodes(m.template, gold_mask(k, site.content_selector, site.template_selector))
     assert s.content[2] >= 0.4, s.as_dict()
+
+
+def _listing(url: str, rows: int, address: str = "https://blog.test/category/{}/") -> object:
+    """A category page: site chrome, a heading, ``rows`` post rows alike."""
+    posts = "".join(
+        f'<div class="post post-{n}"><h2><a href="/p{n}/">Post {url} {n}</a></h2>'
+        f'<div class="meta">Posted on <span>{n} May</span> by <a href="/a/">Ann</a></div>'
+        f'<div class="summary"><p>Own excerpt of post {n} listed at {url}, '
+        f'long enough to be the text of the page.</p></div>'
+        f'<a class="more" href="/p{n}/">Read more</a></div>' for n in range(rows))
+    return parse(f"<html><body><div class='menu'><a href='/'>Home</a><a href='/c/'>Cats</a>"
+                 f"</div><div id='content'><h1>Category: {url}</h1>{posts}</div>"
+                 f"<div class='foot'>Footer text of the site</div></body></html>",
+                 url=address.format(url))
+
+
+def test_the_row_of_a_one_row_listing_is_content() -> None:
+    """Issue 22 cause 6: a category with one post, compared with categories
+    of several. The row's scaffolding ("Posted on", "by", "Read more") maps
+    onto the same scaffolding of the compared rows and was voted template;
+    the region shrank to the excerpt. The compared pages of the key page's
+    kind show the post's element as one of a run of rows as big as it
+    (``vote.peer_rows``): the region is the listing and the row is content
+    (``rules.listing_row``)."""
+    key = _listing("solo", 1)
+    peers = [_listing(name, 4) for name in ("java", "ruby", "php")]
+    m = VoteDetector().fit(key, peers).model_
+    row = next(i for i in key.in_body() if "post" in key.classes[i])
+    assert not any(m.template[i] for i in key.descendants(row))
+    assert m.region == key.parent[row]
+    menu = next(i for i in key.in_body() if "menu" in key.classes[i])
+    assert m.template[menu]
+    # compared with listings of another kind (by their address), the
+    # scaffolding stays as the vote leaves it
+    elsewhere = [_listing(name, 4, "https://blog.test/{}.html") for name in ("java", "ruby")]
+    m2 = VoteDetector().fit(key, elsewhere).model_
+    meta = next(i for i in key.in_body() if "meta" in key.classes[i])
+    assert m2.template[meta] and m.template[meta] is False
+
+
+def test_a_wrapper_mapped_onto_a_small_box_is_no_row() -> None:
+    """The peers' rows must be about the row's size (``vote.ROW_SIZE``): a
+    forum listing's page wrapper, mapped onto one of the small boxes a
+    thread page stacks, is no row of a listing, and the region is not
+    widened over the page."""
+    from temex.template.detectors.rules import listing_row
+    from temex.template.detectors.vote import peer_rows
+    from temex.template.equality import get_equality
+    from temex.template.mapping import etdm
+
+    key = parse("<html><body><div><div class='top'>Site</div>"
+                "<div><table><tr><td>Own row one of the forum</td></tr>"
+                "<tr><td>Own row two of the forum</td></tr></table>"
+                "<p>Forum tools and a long page of the forum's own text.</p></div>"
+                "</div></body></html>", url="https://f.test/forumdisplay.php?f=3")
+    thread = parse("<html><body><div><div class='top'>Site</div>"
+                   "<div><b>box</b></div><div><i>post one</i></div><div><i>post two</i></div>"
+                   "</div></body></html>", url="https://f.test/forumdisplay.php?f=4")
+    mapping = etdm(key, thread, get_equality("label"))
+    wrapper = next(i for i in key.in_body() if key.tag[i] == "table")
+    wrapper = key.parent[wrapper]
+    assert wrapper in mapping  # mapped onto one of three plain divs
+    is_row = peer_rows(key, [(thread, mapping)])
+    assert not is_row(wrapper)
+    assert listing_row(key, wrapper, is_row) == -1

@@ -153,25 +153,27 @@ class BaseDetector(FittedMixin):
         return self._page_masks(key, page, eq)[0]
 
     def _page_masks(self, key: Document, page: Document, eq: Equality
-                    ) -> tuple[list[bool], list[bool]]:
+                    ) -> tuple[list[bool], list[bool], dict[int, int]]:
         """The supported mapping under the first evidence rule (used to find
         the content region and outside it) and under the text-share rule
         (used inside the region, where widgets repeat inside the page's own
-        blocks); the same mask twice when one rule is off. The mapping is
-        ETDM's with the blocks that moved (:mod:`temex.template.moved`)."""
+        blocks); the same mask twice when one rule is off; and the mapping
+        itself, ETDM's with the blocks that moved
+        (:mod:`temex.template.moved`)."""
         if key.tag[0] != page.tag[0]:  # Alg. 2: "if root(pk) ≅ root(p)"
             none = [False] * len(key)
-            return none, none
+            return none, none, {}
         mapping = etdm(key, page, eq, max_cells=self.max_cells)
         if self.moved is not None:
             mapping = moved_blocks(key, page, mapping, self.moved)
         if not self.evidence:
             m = mapped_mask(len(key), mapping)
-            return m, m
+            return m, m, mapping
         first = supported_mapping(key, page, mapping, None)
         if self.evidence_share is None:
-            return first, first
-        return first, supported_mapping(key, page, mapping, self.evidence_share, self.digits)
+            return first, first, mapping
+        return first, supported_mapping(key, page, mapping, self.evidence_share,
+                                        self.digits), mapping
 
     def params_dict(self) -> dict[str, Any]:
         return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v))

@@ -48,7 +48,7 @@ from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "find_query_forms", "follow_parent", "head_zone", "HEADING_TAGS",
-           "kind_mask",
+           "kind_mask", "listing_row", "peer_record_counts",
            "chrome_link_type", "labels_follow_block", "link_type_chrome", "mapped_mask",
            "named_link_lists",
            "query_widgets",
@@ -276,6 +276,46 @@ def record_groups(doc: Document, parent: int) -> list[list[int]]:
     for c in doc.children[parent]:
         groups.setdefault(_signature(doc, c), []).append(c)
     return [g for g in groups.values() if len(g) >= RECORD_MIN]
+
+
+def peer_record_counts(page: Document, j: int) -> tuple[int, int]:
+    """How many children of ``j``'s parent on ``page`` share ``j``'s
+    signature (:func:`_signature`), and how many children it has."""
+    p = page.parent[j]
+    if p < 0:
+        return 1, 1
+    sig = _signature(page, j)
+    return sum(1 for c in page.children[p] if _signature(page, c) == sig), len(page.children[p])
+
+
+def listing_row(doc: Document, region: int,
+                is_row: Callable[[int], bool]) -> int:
+    """The row of a listing that holds the region, or -1 (our addition,
+    issue 22 cause 6: the rows of a listing page are content).
+
+    A listing page with one or two rows (a category with one post, a
+    collection with one product) gives the record rule of
+    :func:`refine_region` no list to see: the row's scaffolding ("Posted
+    on", "by", "Read more", the image wrapper, the price box) maps onto the
+    same scaffolding in the compared listings' rows and is voted template,
+    and the region shrinks to the row's excerpt. The compared pages of the
+    key page's kind show what the key page cannot: there the element is one
+    of a run of siblings alike. Walking up from the region to ``<body>``,
+    the first element that ``is_row`` (the peers' answer: see
+    :class:`.vote.VoteDetector`) and that has fewer than
+    :data:`RECORD_MIN` siblings alike on the key page itself is the row.
+    O(depth) calls of ``is_row``."""
+    i = region
+    while i > doc.body and i >= 0:
+        p = doc.parent[i]
+        if p < 0:
+            break
+        sig = _signature(doc, i)
+        if sum(1 for c in doc.children[p] if _signature(doc, c) == sig) < RECORD_MIN \
+                and is_row(i):
+            return i
+        i = p
+    return -1
 
 
 def refine_region(doc: Document, template: list[bool], region: int,
@@ -1063,7 +1103,8 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
                  site_titles: Sequence[str] = (), query_forms: bool = True,
                  link_types: int | None = LINK_TYPE_TEXT,
                  named_lists: bool = True, labels: bool = True,
-                 shared: Collection[str] = ()) -> list[bool]:
+                 shared: Collection[str] = (),
+                 rows: Callable[[int], bool] | None = None) -> list[bool]:
     """Mark every non-template node of ``<body>`` outside the content region as
     template (see :func:`content_region`). Such nodes are slots of the
     template filled per page (page title in the header, the active menu item,
@@ -1092,7 +1133,11 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
     line they label (:func:`labels_follow_block`). With ``closure``, a
     heading's or entry's link to itself (:func:`temex.page.permalinks.permalinks`:
     Sphinx's ``¶``) is template wherever it is: the chrome of a page kind,
-    as an edit link, which the text outputs leave out too."""
+    as an edit link, which the text outputs leave out too. With
+    ``closure``, ``record_share`` and ``rows`` (the peers' answer, whether a
+    node is one of a run of rows alike on the compared pages of the key
+    page's kind), a region inside the row of a short listing is widened to
+    the listing and the row is content (:func:`listing_row`)."""
     region = content_region(doc, template, coverage, records=closure)
     if region >= 0 and inside_template is not None and \
             _text_share(doc, region) < MIN_REGION_SHARE:
@@ -1111,6 +1156,13 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
             if mixed[i] and template[p] and not doc.text[p]:
                 mixed[p] = True
         region = content_region(doc, mixed, coverage, records=closure)
+    own_rows: list[int] = []
+    if region >= 0 and closure and record_share is not None and rows is not None:
+        row = listing_row(doc, region, rows)
+        if row >= 0:
+            region = doc.parent[row]
+            sig = _signature(doc, row)
+            own_rows = [c for c in doc.children[region] if _signature(doc, c) == sig]
     core = region
     if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
@@ -1147,6 +1199,9 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         # the title headings of the mask as the closure finds it, worked out
         # only if the closure meets a widget that holds content (title_nodes
         # is a fifth of a fit's time)
+        for r in own_rows:
+            for j in doc.descendants(r):
+                out[j] = False
         before_closure = list(out)
         found: list[list[int]] = []
 

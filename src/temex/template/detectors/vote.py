@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...errors import ParameterError
 from ...page.dom import Document
@@ -27,6 +27,7 @@ from .rules import (
     LINK_TYPE_TEXT,
     apply_region,
     kind_mask,
+    peer_record_counts,
 )
 
 __all__ = ["VoteDetector"]
@@ -181,9 +182,13 @@ class VoteDetector(BaseDetector):
         votes = [0] * len(key)
         votes_in = [0] * len(key)
         votes_peers = [0] * len(key)
-        peers = [self.kind_vote and kind_peer(key.url, page.url) for page in pages]
-        for page, peer in zip(pages, peers):
-            first, shared = self._page_masks(key, page, eq)
+        kinds = [kind_peer(key.url, page.url) for page in pages]
+        peers = [self.kind_vote and k for k in kinds]
+        kind_maps: list[tuple[Document, dict[int, int]]] = []
+        for page, peer, kin in zip(pages, peers, kinds):
+            first, shared, mapping = self._page_masks(key, page, eq)
+            if kin:
+                kind_maps.append((page, mapping))
             for i, m in enumerate(first):
                 if m:
                     votes[i] += 1
@@ -208,6 +213,7 @@ class VoteDetector(BaseDetector):
                                     inside_template=inside,
                                     record_share=self.record_share, closure=self.closure,
                                     seen=seen_texts(pages), info=info, title=self.title,
+                                    rows=peer_rows(key, kind_maps),
                                     **self._title_rules(pages))
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
@@ -231,3 +237,39 @@ def kind_vote(key: Document, votes: Sequence[int], n_peers: int, n: int,
     need = n_peers if threshold is None else math.floor(threshold * n_peers + 1e-9) + 1
     headed = key.inside_mask(HEADING_TAGS)
     return [v >= need and not h for v, h in zip(votes, headed)]
+
+
+#: Rows of one listing are built alike: a key page's element and its
+#: counterpart on a compared listing count as rows only when neither
+#: subtree has more than this many times the other's elements
+#: (:func:`peer_rows`).
+ROW_SIZE = 2
+
+
+def peer_rows(key: Document, kind_maps: Sequence[tuple[Document, dict[int, int]]]
+              ) -> Callable[[int], bool]:
+    """Whether a node of ``key`` is a listing's row by the compared pages of
+    its kind (``kind_maps``: each page with ETDM's mapping from ``key``):
+    most of them map it onto an element of about its size (within a factor
+    of :data:`ROW_SIZE`, in elements: rows of one listing are built alike)
+    with more siblings alike (:func:`.rules.peer_record_counts`) than it
+    has on the key page. A category with one post is compared with
+    categories of ten: there the post's element is one of ten, as big as
+    the key page's. (Without the size, a forum's page wrapper mapped onto
+    one of the small boxes a thread page stacks.) Asked by
+    :func:`.rules.listing_row` for a few ancestors of the region only."""
+    def is_row(i: int) -> bool:
+        if not kind_maps:
+            return False
+        p = key.parent[i]
+        own = peer_record_counts(key, i)[0] if p >= 0 else 1
+        hits = 0
+        for page, mapping in kind_maps:
+            j = mapping.get(i)
+            if j is None or not key.size[i] <= ROW_SIZE * page.size[j] \
+                    or not page.size[j] <= ROW_SIZE * key.size[i]:
+                continue
+            if peer_record_counts(page, j)[0] > own:
+                hits += 1
+        return 2 * hits > len(kind_maps)
+    return is_row
