@@ -1047,3 +1047,29 @@ def test_a_wrapper_mapped_onto_a_small_box_is_no_row() -> None:
     is_row = peer_rows(key, [(thread, mapping)])
     assert not is_row(wrapper)
     assert listing_row(key, wrapper, is_row) == -1
+
+
+def test_the_heading_the_text_follows_is_the_title_where_none_is_named() -> None:
+    """A news item whose ``<title>`` names its section only ("Industry
+    News"), with no ``<h1>``: no heading is a title by ``title_nodes``, the
+    region was the one ``<h4>`` that holds most of the text (the page's
+    markup puts its body there), and the item's own heading, date and lead
+    above it were template (content F1 0.696). The nearest heading before
+    the region, of the page's own text, is the title the region widens to
+    (``rules._heading_before``)."""
+    from temex.evaluate import gold_mask, score_nodes
+
+    if DATA is None or not (DATA / "sites" / "openehr-org-archive").is_dir():
+        pytest.skip("openehr-org-archive not in the shared data")
+    site = load_site(DATA / "sites" / "openehr-org-archive")
+    root = site.root
+    key = parse((root / "news_events/industry_news/387.html").read_bytes())
+    pages = [parse((root / p).read_bytes()) for p in (
+        "about/vision_and_mission.html", "about/origins.html",
+        "about/history_2002_2018.html", "governance/organisational_structure.html")]
+    m = VoteDetector().fit(key, pages).model_
+    h2 = next(i for i in key.in_body() if key.tag[i] == "h2"
+              and key.subtree_text(i).startswith("Better is transforming"))
+    assert not m.template[h2] and key.is_ancestor(m.region, h2)
+    s = score_nodes(m.template, gold_mask(key, site.content_selector, site.template_selector))
+    assert s.content[2] >= 0.95, s.as_dict()

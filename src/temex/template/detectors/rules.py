@@ -518,6 +518,27 @@ def _own_text(doc: Document, i: int, seen: Collection[str]) -> bool:
     return total > 0 and 2 * new >= total
 
 
+def _heading_before(doc: Document, region: int, template: Sequence[bool],
+                    seen: Collection[str]) -> list[int]:
+    """Where no heading can be the title by :func:`title_nodes` (no
+    ``<h1>``, a ``<title>`` that names the section only, "Industry News"),
+    the nearest heading (:data:`TITLE_MATCH_TAGS`) before the region within
+    :data:`TITLE_LEVELS` levels above it, not template and of the page's own
+    text (:func:`_own_text`: no compared page has it): the heading the
+    page's text follows. As a list, for :func:`widen_to_title`."""
+    top = region
+    for _ in range(TITLE_LEVELS):
+        if doc.parent[top] <= doc.body:
+            break
+        top = doc.parent[top]
+    for j in range(region - 1, top, -1):
+        if doc.tag[j] in TITLE_MATCH_TAGS and not doc.is_ancestor(j, region):
+            if not template[j] and _own_text(doc, j, seen):
+                return [j]
+            return []  # the nearest heading is the site's or the kind's
+    return []
+
+
 def widen_to_title(doc: Document, region: int, template: Sequence[bool],
                    seen: Collection[str] = (), site_titles: Sequence[str] = ()) -> int:
     """The content region widened to the page's title (our addition, issue 9).
@@ -533,6 +554,8 @@ def widen_to_title(doc: Document, region: int, template: Sequence[bool],
     the lowest such ancestor."""
     titles = [i for i in title_nodes(doc, template, seen, site_titles)
               if not doc.is_ancestor(region, i)]
+    if not titles:
+        titles = _heading_before(doc, region, template, seen)
     if not titles:
         return region
     lca = region
