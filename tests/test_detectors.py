@@ -1073,3 +1073,30 @@ def test_the_heading_the_text_follows_is_the_title_where_none_is_named() -> None
     assert not m.template[h2] and key.is_ancestor(m.region, h2)
     s = score_nodes(m.template, gold_mask(key, site.content_selector, site.template_selector))
     assert s.content[2] >= 0.95, s.as_dict()
+
+
+def test_a_permalink_is_no_evidence_that_its_heading_repeats() -> None:
+    """Sphinx gives every heading a link to itself whose text is a pilcrow
+    (``<h1>Title<a class="headerlink" href="#title">¶</a></h1>``): the same
+    text on every page, mapped with the heading. Under the first evidence
+    rule (used to place the region) it made every page's title heading
+    repeated, though the titles differ; a heading whose text repeats ("See
+    also") still is (``rules.supported_mapping``, ``_permalink_set``)."""
+    from temex.template.detectors.rules import supported_mapping
+    from temex.template.equality import get_equality
+    from temex.template.mapping import etdm
+
+    def doc(title: str) -> object:
+        anchor = title.lower().replace(" ", "-")
+        return parse(f"<html><body><section id='{anchor}'><h1>{title}"
+                     f"<a class='headerlink' href='#{anchor}'>¶</a></h1>"
+                     f"<p>Text of {title}.</p><section id='see-also'><h2>See also"
+                     f"<a class='headerlink' href='#see-also'>¶</a></h2></section>"
+                     f"</section></body></html>")
+
+    a, b = doc("Quick start"), doc("Installation")
+    mapping = etdm(a, b, get_equality("label"))
+    first = supported_mapping(a, b, mapping, None)
+    h1, h2 = a.tag.index("h1"), a.tag.index("h2")
+    assert h1 in mapping and not first[h1]
+    assert first[h2]

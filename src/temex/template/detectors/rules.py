@@ -86,10 +86,14 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
     repeated text or identical attributed leaf below a node supports it.
     With ``digits`` (share rule only), texts that differ only in their digit
     runs count as repeated: "Page 1 of 6" and "Page 2 of 6", "Tweet 0" and
-    "Tweet 3" are one label with a counter."""
+    "Tweet 3" are one label with a counter. A permalink's text
+    (:mod:`temex.page.permalinks`: Sphinx's "¶", on every heading of every
+    page) is no evidence under either rule: it says nothing of whether the
+    heading it sits in repeats."""
     n = len(d1)
     sup = [False] * n
     t1, t2, h1, h2 = d1.text, d2.text, d1.subtree_hash, d2.subtree_hash
+    mute = _permalink_set(d1)  # no evidence: see the docstring
     if share is not None:
         rep = [0] * n
         tot = [0] * n
@@ -99,8 +103,8 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
             ln = len(t1[a])
             tot[a] += ln
             if b is not None:
-                if ln and (t1[a] == t2[b] or digits and _DIGIT_RUN.sub("#", t1[a])
-                                                == _DIGIT_RUN.sub("#", t2[b])):
+                if ln and a not in mute and (t1[a] == t2[b] or digits and _DIGIT_RUN.sub(
+                        "#", t1[a]) == _DIGIT_RUN.sub("#", t2[b])):
                     rep[a] += ln
                 elif (d1.size[a] == 1 and not ln and h1[a] == h2[b]
                       and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
@@ -123,8 +127,9 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
                 continue
             if sup[a]:
                 pass
-            elif t1[a] and t1[a] == t2[b] or (d1.size[a] == 1 and not t1[a] and h1[a] == h2[b]
-                  and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
+            elif t1[a] and t1[a] == t2[b] and a not in mute or (
+                    d1.size[a] == 1 and not t1[a] and h1[a] == h2[b]
+                    and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
                 sup[a] = True
             if sup[a]:
                 p = d1.parent[a]
@@ -140,6 +145,16 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
         if not sup[a] and not has_text[a] and a in mapping and sup[d1.parent[a]]:
             sup[a] = True
     return [s and (i in mapping) for i, s in enumerate(sup)]
+
+
+def _permalink_set(doc: Document) -> frozenset[int]:
+    """The page's permalinks (:func:`temex.page.permalinks.permalinks`),
+    found once per document (the evidence rules ask for each compared page)."""
+    cached = doc.__dict__.get("_permalink_set")
+    if cached is None:
+        cached = frozenset(permalinks(doc))
+        doc.__dict__["_permalink_set"] = cached
+    return cached
 
 
 def _merge_records(doc: Document, mass: dict[int, int]) -> dict[int, int]:
