@@ -1100,3 +1100,29 @@ def test_a_permalink_is_no_evidence_that_its_heading_repeats() -> None:
     h1, h2 = a.tag.index("h1"), a.tag.index("h2")
     assert h1 in mapping and not first[h1]
     assert first[h2]
+
+
+def test_a_code_block_repeats_only_as_a_whole() -> None:
+    """A highlighted code block is one text cut into token spans ("import",
+    "(", "="), and two examples of a docs site share most of their tokens
+    whatever their code says: the evidence rules took the block for
+    repeated, and the region shrank to the one ``<pre>`` left. A code block
+    is evidence only where it is identical to the block it is mapped to
+    (``rules._changed_code``); an identical block still is."""
+    from temex.template.detectors.rules import supported_mapping
+    from temex.template.equality import get_equality
+    from temex.template.mapping import etdm
+
+    def doc(code: list[str], shared: str) -> object:
+        spans = "".join(f"<span class='n'>{w}</span> " for w in code)
+        return parse(f"<html><body><pre>{spans}</pre><pre><span class='k'>{shared}"
+                     f"</span></pre></body></html>")
+
+    a = doc(["import", "toppra", "as", "ta", "(", ")", "="], "pip install toppra")
+    b = doc(["import", "numpy", "as", "np", "(", ")", "="], "pip install toppra")
+    mapping = etdm(a, b, get_equality("label"))
+    pre, same = [i for i, t in enumerate(a.tag) if t == "pre"]
+    for share in (None, 0.5):
+        sup = supported_mapping(a, b, mapping, share)
+        assert pre in mapping and not any(sup[i] for i in a.descendants(pre))
+        assert sup[same]

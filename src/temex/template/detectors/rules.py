@@ -36,7 +36,7 @@ template) is what these rules aim at; none of them comes from the papers.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from urllib.parse import urljoin, urlsplit
 
 from ...page.blocks import BLOCK_TAGS, norm_key
@@ -89,11 +89,15 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
     "Tweet 3" are one label with a counter. A permalink's text
     (:mod:`temex.page.permalinks`: Sphinx's "¶", on every heading of every
     page) is no evidence under either rule: it says nothing of whether the
-    heading it sits in repeats."""
+    heading it sits in repeats. Nor are the tokens of a code block (an
+    outermost ``<pre>``) unless the whole block is identical to the one it
+    is mapped to (:func:`_changed_code`): text-aware equality for code,
+    whose keywords and punctuation every block of a docs site shares
+    (issue 22 cause 3)."""
     n = len(d1)
     sup = [False] * n
     t1, t2, h1, h2 = d1.text, d2.text, d1.subtree_hash, d2.subtree_hash
-    mute = _permalink_set(d1)  # no evidence: see the docstring
+    mute = _permalink_set(d1) | _changed_code(d1, d2, mapping)  # see the docstring
     if share is not None:
         rep = [0] * n
         tot = [0] * n
@@ -155,6 +159,38 @@ def _permalink_set(doc: Document) -> frozenset[int]:
         cached = frozenset(permalinks(doc))
         doc.__dict__["_permalink_set"] = cached
     return cached
+
+
+def _tag_indices(tags: list[str], tag: str) -> Iterator[int]:
+    """The positions of ``tag`` in ``tags`` (``list.index``'s scan, in C)."""
+    i = -1
+    while True:
+        try:
+            i = tags.index(tag, i + 1)
+        except ValueError:
+            return
+        yield i
+
+
+def _changed_code(d1: Document, d2: Document, mapping: dict[int, int]) -> set[int]:
+    """The nodes of ``d1``'s code blocks (outermost ``<pre>``) that are not
+    identical to the block they are mapped to: a code block is one text, and
+    its tokens' spans ("import", "(", "=") repeat in every block of a docs
+    site whatever the code says."""
+    out: set[int] = set()
+    tags = d1.tag
+    if "pre" not in tags:
+        return out
+    h1, h2 = d1.subtree_hash, d2.subtree_hash
+    end = -1
+    for i in _tag_indices(tags, "pre"):
+        if i < end:
+            continue  # a <pre> inside a <pre>
+        end = i + d1.size[i]
+        b = mapping.get(i)
+        if b is None or h1[i] != h2[b]:
+            out.update(range(i, end))
+    return out
 
 
 def _merge_records(doc: Document, mass: dict[int, int]) -> dict[int, int]:
