@@ -432,6 +432,17 @@ class Document:
             cache[name] = got
         return got  # type: ignore[no-any-return]
 
+    def positions(self, tag: str) -> list[int]:
+        """The elements with ``tag``, in document order: ``list.index``'s
+        scan, in C, where a Python loop over every element would not be."""
+        out, i, tags = [], -1, self.tag
+        try:
+            while True:
+                i = tags.index(tag, i + 1)
+                out.append(i)
+        except ValueError:
+            return out
+
     def inside_mask(self, tag: str | Collection[str]) -> list[bool]:
         """``mask[i]`` is True when node ``i`` is or lies inside a ``tag``
         element (a ``form``: a reply form, an order form), or one of the

@@ -38,24 +38,13 @@ __all__ = ["permalink_keep", "permalinks"]
 LEVELS = 3
 
 
-def _indices(items: list[str], value: str) -> list[int]:
-    """The positions of ``value`` in ``items`` (``list.index``'s scan, in C)."""
-    out, i = [], -1
-    try:
-        while True:
-            i = items.index(value, i + 1)
-            out.append(i)
-    except ValueError:
-        return out
-
-
 def permalinks(doc: Document, among: Sequence[bool] | None = None) -> list[int]:
     """The elements of ``doc`` that are permalinks (module docstring); with
     ``among`` (one flag per element), those flagged only."""
     out: list[int] = []
     attrs, parent, size, text = doc.attrs, doc.parent, doc.size, doc.text
     where: dict[str, int] | None = None  # element by id, made at the first candidate
-    for i in _indices(doc.tag, "a"):
+    for i in doc.positions("a"):
         if among is not None and not among[i]:
             continue
         href = next((v for n, v in attrs[i] if n == "href"), "").strip()

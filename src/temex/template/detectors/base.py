@@ -21,6 +21,7 @@ from .rules import (
     LINK_TYPE_TEXT,
     apply_region,
     mapped_mask,
+    muted_evidence,
     page_title,
     supported_mapping,
 )
@@ -169,11 +170,12 @@ class BaseDetector(FittedMixin):
         if not self.evidence:
             m = mapped_mask(len(key), mapping)
             return m, m, mapping
-        first = supported_mapping(key, page, mapping, None)
+        mute = muted_evidence(key, page, mapping)
+        first = supported_mapping(key, page, mapping, None, mute=mute)
         if self.evidence_share is None:
             return first, first, mapping
         return first, supported_mapping(key, page, mapping, self.evidence_share,
-                                        self.digits), mapping
+                                        self.digits, mute=mute), mapping
 
     def params_dict(self) -> dict[str, Any]:
         return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v))

@@ -36,7 +36,7 @@ template) is what these rules aim at; none of them comes from the papers.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from urllib.parse import urljoin, urlsplit
 
 from ...page.blocks import BLOCK_TAGS, norm_key
@@ -48,7 +48,7 @@ from ..defaults import DEFAULT_REGION
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "apply_region",
            "content_region", "find_query_forms", "follow_parent", "head_zone", "HEADING_TAGS",
-           "kind_mask", "listing_row", "peer_record_counts",
+           "kind_mask", "listing_row", "muted_evidence", "siblings_alike",
            "chrome_link_type", "labels_follow_block", "link_type_chrome", "mapped_mask",
            "named_link_lists",
            "query_widgets",
@@ -72,7 +72,8 @@ LEAF_CHARS = 8
 
 def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
                       share: float | None = DEFAULT_EVIDENCE_SHARE,
-                      digits: bool = False) -> list[bool]:
+                      digits: bool = False,
+                      mute: Collection[int] | None = None) -> list[bool]:
     """Mask over ``d1``: mapped nodes whose mapped subtree holds evidence of
     repetition (see module docstring). O(|d1|).
 
@@ -93,11 +94,13 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
     outermost ``<pre>``) unless the whole block is identical to the one it
     is mapped to (:func:`_changed_code`): text-aware equality for code,
     whose keywords and punctuation every block of a docs site shares
-    (issue 22 cause 3)."""
+    (issue 22 cause 3). Those nodes are :func:`muted_evidence`'s, or
+    ``mute`` where the caller has them (both rules ask for one page)."""
     n = len(d1)
     sup = [False] * n
     t1, t2, h1, h2 = d1.text, d2.text, d1.subtree_hash, d2.subtree_hash
-    mute = _permalink_set(d1) | _changed_code(d1, d2, mapping)  # see the docstring
+    if mute is None:
+        mute = muted_evidence(d1, d2, mapping)
     if share is not None:
         rep = [0] * n
         tot = [0] * n
@@ -151,6 +154,13 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
     return [s and (i in mapping) for i, s in enumerate(sup)]
 
 
+def muted_evidence(d1: Document, d2: Document, mapping: dict[int, int]) -> set[int]:
+    """The nodes of ``d1`` whose text is no evidence of repetition against
+    ``d2`` (:func:`supported_mapping`): its permalinks and the nodes of its
+    code blocks that differ from the block they are mapped to."""
+    return _changed_code(d1, d2, mapping) | _permalink_set(d1)
+
+
 def _permalink_set(doc: Document) -> frozenset[int]:
     """The page's permalinks (:func:`temex.page.permalinks.permalinks`),
     found once per document (the evidence rules ask for each compared page)."""
@@ -161,29 +171,15 @@ def _permalink_set(doc: Document) -> frozenset[int]:
     return cached
 
 
-def _tag_indices(tags: list[str], tag: str) -> Iterator[int]:
-    """The positions of ``tag`` in ``tags`` (``list.index``'s scan, in C)."""
-    i = -1
-    while True:
-        try:
-            i = tags.index(tag, i + 1)
-        except ValueError:
-            return
-        yield i
-
-
 def _changed_code(d1: Document, d2: Document, mapping: dict[int, int]) -> set[int]:
     """The nodes of ``d1``'s code blocks (outermost ``<pre>``) that are not
     identical to the block they are mapped to: a code block is one text, and
     its tokens' spans ("import", "(", "=") repeat in every block of a docs
     site whatever the code says."""
     out: set[int] = set()
-    tags = d1.tag
-    if "pre" not in tags:
-        return out
     h1, h2 = d1.subtree_hash, d2.subtree_hash
     end = -1
-    for i in _tag_indices(tags, "pre"):
+    for i in d1.positions("pre"):
         if i < end:
             continue  # a <pre> inside a <pre>
         end = i + d1.size[i]
@@ -329,14 +325,14 @@ def record_groups(doc: Document, parent: int) -> list[list[int]]:
     return [g for g in groups.values() if len(g) >= RECORD_MIN]
 
 
-def peer_record_counts(page: Document, j: int) -> tuple[int, int]:
-    """How many children of ``j``'s parent on ``page`` share ``j``'s
-    signature (:func:`_signature`), and how many children it has."""
-    p = page.parent[j]
+def siblings_alike(doc: Document, i: int) -> list[int]:
+    """The children of ``i``'s parent (``i`` included) with ``i``'s
+    signature (:func:`_signature`): the run of rows ``i`` is one of."""
+    p = doc.parent[i]
     if p < 0:
-        return 1, 1
-    sig = _signature(page, j)
-    return sum(1 for c in page.children[p] if _signature(page, c) == sig), len(page.children[p])
+        return [i]
+    sig = _signature(doc, i)
+    return [c for c in doc.children[p] if _signature(doc, c) == sig]
 
 
 def listing_row(doc: Document, region: int,
@@ -357,15 +353,10 @@ def listing_row(doc: Document, region: int,
     :data:`RECORD_MIN` siblings alike on the key page itself is the row.
     O(depth) calls of ``is_row``."""
     i = region
-    while i > doc.body and i >= 0:
-        p = doc.parent[i]
-        if p < 0:
-            break
-        sig = _signature(doc, i)
-        if sum(1 for c in doc.children[p] if _signature(doc, c) == sig) < RECORD_MIN \
-                and is_row(i):
+    while i > doc.body and doc.parent[i] >= 0:
+        if len(siblings_alike(doc, i)) < RECORD_MIN and is_row(i):
             return i
-        i = p
+        i = doc.parent[i]
     return -1
 
 
@@ -1235,8 +1226,7 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         row = listing_row(doc, region, rows)
         if row >= 0:
             region = doc.parent[row]
-            sig = _signature(doc, row)
-            own_rows = [c for c in doc.children[region] if _signature(doc, c) == sig]
+            own_rows = siblings_alike(doc, row)
     core = region
     if region >= 0 and closure and title:
         region = widen_to_title(doc, region, template if inside_template is None
@@ -1270,12 +1260,12 @@ def apply_region(doc: Document, template: list[bool], coverage: float = DEFAULT_
         if title:
             head_zone(doc, out, region, seen, site_titles, query_forms,
                       series_links=link_types is not None, shared=shared)
+        for r in own_rows:  # a short listing's rows (listing_row)
+            for j in doc.descendants(r):
+                out[j] = False
         # the title headings of the mask as the closure finds it, worked out
         # only if the closure meets a widget that holds content (title_nodes
         # is a fifth of a fit's time)
-        for r in own_rows:
-            for j in doc.descendants(r):
-                out[j] = False
         before_closure = list(out)
         found: list[list[int]] = []
 

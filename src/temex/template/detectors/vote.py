@@ -27,7 +27,7 @@ from .rules import (
     LINK_TYPE_TEXT,
     apply_region,
     kind_mask,
-    peer_record_counts,
+    siblings_alike,
 )
 
 __all__ = ["VoteDetector"]
@@ -252,7 +252,7 @@ def peer_rows(key: Document, kind_maps: Sequence[tuple[Document, dict[int, int]]
     its kind (``kind_maps``: each page with ETDM's mapping from ``key``):
     most of them map it onto an element of about its size (within a factor
     of :data:`ROW_SIZE`, in elements: rows of one listing are built alike)
-    with more siblings alike (:func:`.rules.peer_record_counts`) than it
+    with more siblings alike (:func:`.rules.siblings_alike`) than it
     has on the key page. A category with one post is compared with
     categories of ten: there the post's element is one of ten, as big as
     the key page's. (Without the size, a forum's page wrapper mapped onto
@@ -261,15 +261,14 @@ def peer_rows(key: Document, kind_maps: Sequence[tuple[Document, dict[int, int]]
     def is_row(i: int) -> bool:
         if not kind_maps:
             return False
-        p = key.parent[i]
-        own = peer_record_counts(key, i)[0] if p >= 0 else 1
+        own = len(siblings_alike(key, i))
         hits = 0
         for page, mapping in kind_maps:
             j = mapping.get(i)
             if j is None or not key.size[i] <= ROW_SIZE * page.size[j] \
                     or not page.size[j] <= ROW_SIZE * key.size[i]:
                 continue
-            if peer_record_counts(page, j)[0] > own:
+            if len(siblings_alike(page, j)) > own:
                 hits += 1
         return 2 * hits > len(kind_maps)
     return is_row
