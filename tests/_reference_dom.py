@@ -1,6 +1,6 @@
 """The DOM builder of temex before issue 11, kept as the reference the fast
 builder of :mod:`temex.page.dom` must match array for array
-(tests/test_dom.py) and as the "before" line of bench/bench_speed.py.
+(tests/test_dom.py) and as the "before" line of bench/perf/bench_speed.py.
 
 A stack walk over ``first_child``/``next`` with one tuple per Lexbor node, then
 an eager bottom-up pass for ``size`` and ``subtree_hash``."""

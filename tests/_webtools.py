@@ -35,12 +35,14 @@ NO_CHROMIUM = (f"{CHROMIUM} or the playwright package is missing "
 
 def shared_site() -> tuple[Path, str] | None:
     """(www folder, key page path) of one shared site, if the data is present."""
-    for base in (REPO.parent / "shared" / "data" / "sites", Path("/work/shared/data/sites")):
-        site = base / "hackingthe.cloud"
-        if (site / "site.json").is_file():
-            meta = json.loads((site / "site.json").read_text())
-            return site / "www" / meta.get("serve_root", "."), meta["key_pages"][0]
-    return None
+    from temex.evaluate.data import find_data
+
+    data = find_data()
+    site = data / "sites" / "hackingthe.cloud" if data is not None else None
+    if site is None or not (site / "site.json").is_file():
+        return None
+    meta = json.loads((site / "site.json").read_text())
+    return site / "www" / meta.get("serve_root", "."), meta["key_pages"][0]
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

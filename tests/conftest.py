@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from temex.demo import DEMO_SITE
+from temex.evaluate.data import find_data as _find_data
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def find_data() -> Path | None:
-    """The shared data folder: $TEMEX_DATA, else ../shared/data beside the repo."""
-    env = os.environ.get("TEMEX_DATA")
-    for c in ([Path(env)] if env else []) + [REPO.parent / "shared" / "data",
-                                             Path("/work/shared/data")]:
-        if (c / "sites").is_dir():
-            return c
-    return None
+    """The shared data folder when it holds sites: the package's rule
+    (:func:`temex.evaluate.data.find_data`: $TEMEX_DATA, else shared/data
+    beside the repository or in a parent of the current folder)."""
+    found = _find_data()
+    return found if found is not None and (found / "sites").is_dir() else None
 
 
 DATA = find_data()
@@ -28,7 +26,7 @@ DATA = find_data()
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     if DATA is None:
-        pytest.skip("shared test data not found (set TEMEX_DATA or put it at ../shared/data)")
+        pytest.skip("shared test data not found (set TEMEX_DATA)")
     return DATA
 
 

@@ -112,7 +112,7 @@ def test_real_site_over_http(site_name: str) -> None:
 
 #: Live floors (issues 9 and 22), node F1 template / content with every key
 #: page pooled, explored with the defaults over HTTP: the figures of
-#: ``bench/bench_explore.py --loso`` (docs/EXPLORATION.md, issue 22: every
+#: ``bench/eval/bench_explore.py --loso`` (docs/EXPLORATION.md, issue 22: every
 #: shared site, 4.00 loads on average, 4 at most) a little under, rounded down.
 LIVE_FLOORS = {"americanpillowcase-shop": (0.98, 0.97), "bgbiao-hugo-zh": (0.94, 0.98),
                "birdie0-mdbook": (0.99, 0.99), "cezam-catalogue": (0.97, 0.98),

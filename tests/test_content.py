@@ -377,7 +377,7 @@ def test_extract_content_keeps_the_head_zone_between_title_and_text(
 def _batch_content(files: list[Path]) -> list[tuple[Path, str]]:
     """Main text of ``files`` on the batch path: the sample fitted as
     ``temex batch`` does, each page under its nearest cluster's template
-    text mask plus the site index (bench/bench_site_content.py's ``batch``)."""
+    text mask plus the site index (bench/eval/bench_site_content.py's ``batch``)."""
     from temex.batch.grouping import nearest
     from temex.batch.pipeline import BatchOptions, SiteTask, _fit_clusters
     from temex.batch.readers import Entry

@@ -533,7 +533,7 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
 
 
 #: Mean token F1 of what ``temex crawl`` writes, per shared site (the fast
-#: subset of ``bench/crawl_check.py``: the sites that pass since issue 25's
+#: subset of ``bench/eval/crawl_check.py``: the sites that pass since issue 25's
 #: fifth session and the worst one), a little under the measured figures
 #: (docs/BENCHMARKS.md, "Crawl floors"): regression guards.
 CRAWL_FLOORS = {"americanpillowcase-shop": 0.95, "cezam-catalogue": 0.95,
@@ -548,10 +548,8 @@ def test_crawl_of_a_shared_site_keeps_every_page_and_its_main_text(name: str) ->
     defaults from the data's own start page, every page's text against its
     gold): every crawlable page written or proven a duplicate, and the mean
     token F1 at its floor."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-    from crawl_check import check_site
-
     from temex.evaluate import load_site
+    from temex.evaluate.crawl_check import check_site
 
     site = load_site(DATA / "sites" / name)  # type: ignore[operator]
     got = check_site(site, max_pages=1000, detail=0)

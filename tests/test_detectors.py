@@ -959,7 +959,7 @@ def test_a_headings_link_to_itself_is_template() -> None:
 
 
 def test_the_pages_title_is_no_slot_of_a_widget() -> None:
-    """A real product page (a key page nobody chose, bench/random_keys.py):
+    """A real product page (a key page nobody chose, bench/eval/random_keys.py):
     the product box's pictures, previous / next arrows and order form are
     the same on the four product pages it is compared with, and it holds the
     product's title (an ``h2`` that names the page's ``<title>``) and price:

@@ -3,9 +3,14 @@ mislabelled element exactly once."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from temex.api import ExtractOptions, extract_files
+from temex.demo import DEMO_SITE
 from temex.evaluate import error_subtrees, gold_mask, load_site, score_nodes, url_to_file
 
 
@@ -29,3 +34,47 @@ def test_error_subtrees_account_for_every_mislabelled_element(data_dir: Path) ->
         if e.nodes > 1:  # a pure subtree: all of its scored elements are wrong
             assert all(bool(model.template[j]) != gold[j]
                        for j in doc.descendants(i) if gold[j] is not None)
+
+
+def _clone_eval(clone: Path, cwd: Path, *args: str,
+                data: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``temex eval ARGS`` run from a copy of the package at ``clone`` (a
+    source checkout somewhere else), in ``cwd``, with TEMEX_DATA unset
+    unless ``data`` is given."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TEMEX_DATA", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(clone / "src")
+    if data is not None:
+        env["TEMEX_DATA"] = data
+    return subprocess.run([sys.executable, "-m", "temex", "eval", "-q", *args], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=240)
+
+
+def test_eval_finds_the_data_by_one_rule_or_says_to_set_temex_data(tmp_path: Path) -> None:
+    """A clone with no data beside it: ``temex eval`` says in one line that
+    TEMEX_DATA (or --data) is wanted, exit status 2; TEMEX_DATA naming a
+    missing folder is not replaced by another; shared/data beside the clone
+    is found from the clone and from the current folder's parents."""
+    import temex
+
+    clone = tmp_path / "clone"
+    shutil.copytree(Path(temex.__file__).parent, clone / "src" / "temex", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (clone / "pyproject.toml").write_text("[project]\nname = 'temex'\n")
+    work = tmp_path / "work" / "deeper"
+    work.mkdir(parents=True)
+    r = _clone_eval(clone, work)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == ("temex eval: no data folder with sites found: give --data or set "
+                        "TEMEX_DATA\n")
+    r = _clone_eval(clone, work, "greenleaf")
+    assert r.returncode == 1 and "set TEMEX_DATA" in r.stderr, r.stderr
+
+    sites = tmp_path / "shared" / "data" / "sites"
+    shutil.copytree(DEMO_SITE, sites / "greenleaf")
+    r = _clone_eval(clone, work, data=str(tmp_path / "nowhere"))
+    assert r.returncode == 2 and "set TEMEX_DATA" in r.stderr, r.stderr
+    r = _clone_eval(clone, work)  # beside the clone
+    assert r.returncode == 0 and "greenleaf" in r.stdout, r.stderr
+    shutil.move(str(clone), str(tmp_path / "work" / "elsewhere"))
+    r = _clone_eval(tmp_path / "work" / "elsewhere", work)  # a parent of the current folder
+    assert r.returncode == 0 and "greenleaf" in r.stdout, r.stderr

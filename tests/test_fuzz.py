@@ -1,24 +1,20 @@
-"""The mutation fuzzer (bench/fuzz.py): a short seeded run over real shared
+"""The mutation fuzzer (temex.evaluate.fuzz): a short seeded run over real shared
 pages, and every saved crashing input (tests/fuzz_crashes/) replayed.
 
 A saved input is a key page ``<kind>-<hash>.html``, its candidates
 ``<kind>-<hash>.candN.html`` and ``<kind>-<hash>.txt`` (detector number and
 the traceback it had). Each must now end with a result or a TemexError.
-The long run: ``PYTHONPATH=src python3 bench/fuzz.py --minutes 10``
+The long run: ``.venv/bin/python -m bench.robust.fuzz --minutes 10``
 (docs/ROBUSTNESS.md).
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "bench"))
-
-import fuzz  # noqa: E402
+from temex.evaluate import fuzz
 
 CRASHES = Path(__file__).with_name("fuzz_crashes")
 SAVED = sorted(p for p in CRASHES.glob("*.html") if ".cand" not in p.name)

@@ -5,7 +5,7 @@ path's output.
 Real pages, real parsers, both paths in one process (the pure path is
 chosen by setting the loader's state, as ``TEMEX_KERNEL=0`` does) and through
 the CLI in subprocesses. Every shared page is compared by
-``bench/kernel_identity.py``; here every 7th page (the Document arrays of
+``bench/probes/kernel_identity.py``; here every 7th page (the Document arrays of
 every shared page are also compared with the reference builder by
 tests/test_dom.py, through whichever path runs).
 """
@@ -25,12 +25,10 @@ from typing import Any
 import pytest
 import selectolax
 
+from temex.evaluate.identity import outputs as _content
 from temex.page import kernel
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "bench"))
-
-from kernel_identity import outputs as _content
 
 
 def _built() -> bool:

@@ -220,12 +220,16 @@ def test_site_level_adds_the_rules_where_the_scorer_keeps_less() -> None:
     assert set(rules) <= set(forced.chosen)
 
 
+#: The scorer's training script, run as a module from the repository root.
+TRAIN = "bench.train.train_content_model"
+
+
 def _train(tmp: Path, *extra: str, timeout: float = 280) -> str:
     out = tmp / "model.json"
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    subprocess.run([sys.executable, str(REPO / "bench" / "train_content_model.py"),
-                    "--out", str(out), "--data", str(DATA), *extra], check=True, env=env,
-                   capture_output=True, text=True, timeout=timeout)
+    subprocess.run([sys.executable, "-m", TRAIN, "--out", str(out), "--data", str(DATA),
+                    *extra], check=True, env=env, cwd=REPO, capture_output=True, text=True,
+                   timeout=timeout)
     return out.read_text(encoding="utf-8")
 
 
@@ -246,18 +250,17 @@ def test_a_tree_learner_is_measured_and_never_written(tmp_path: Path) -> None:
     scorer reads blends of logistic weights and trees, so the script refuses
     to write such a model, and a measuring run leaves the output file alone."""
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    script = str(REPO / "bench" / "train_content_model.py")
     out = tmp_path / "model.json"
-    refused = subprocess.run([sys.executable, script, "--out", str(out), "--data", str(DATA),
-                              "--limit", "1", "--learner", "trees"], env=env,
-                             capture_output=True, text=True, timeout=120)
+    refused = subprocess.run([sys.executable, "-m", TRAIN, "--out", str(out), "--data",
+                              str(DATA), "--limit", "1", "--learner", "trees"], env=env,
+                             cwd=REPO, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and "measured only" in refused.stderr
     assert not out.exists()
     pytest.importorskip("sklearn")
-    run = subprocess.run([sys.executable, script, "--out", str(out), "--data", str(DATA),
+    run = subprocess.run([sys.executable, "-m", TRAIN, "--out", str(out), "--data", str(DATA),
                           "--limit", "2", "--datasets", "cleanportaleval,cleaneval",
                           "--sites", "0", "--no-write", "--cv", "2", "--learner", "trees",
-                          "--trees-iters", "5"], env=env, check=True,
+                          "--trees-iters", "5"], env=env, cwd=REPO, check=True,
                          capture_output=True, text=True, timeout=280)
     assert "none (trees)" in run.stdout and "| cleaneval | 2 |" in run.stdout
     assert not out.exists()
@@ -336,12 +339,12 @@ def test_page_level_keeps_code_blocks_and_falls_back_on_the_rules() -> None:
 
 @needs_data
 def test_shared_sites_as_page_level_training_data() -> None:
-    """``train_content_model.load_sites`` (``--sites`` / ``--loso-sites``): a
+    """``temex.evaluate.training.load_sites`` (the training script's
+    ``--sites`` / ``--loso-sites``): a
     fixed sample of each shared site's pages with gold, labelled from
     ``temex.evaluate.gold_text``, with page features only; the same sample
     twice (the leave-one-site-out table is reproducible)."""
-    sys.path.insert(0, str(REPO / "bench"))
-    import train_content_model as tcm
+    from temex.evaluate import training as tcm
 
     a = tcm.load_sites(DATA, 2)
     b = tcm.load_sites(DATA, 2)

@@ -99,7 +99,7 @@ def add_explore_arguments(parser: argparse.ArgumentParser, cs_size: bool = True)
     g.add_argument("--max-loads", type=at_least(2), default=None, metavar="K",
                    help="most pages to load, key page included; at least 2 (default N+1: "
                         f"{DEFAULT_MAX_LOADS} with the default -n, chosen leaving one site out "
-                        "in bench/bench_explore.py)")
+                        "in bench/eval/bench_explore.py)")
     g.add_argument("--same-host", action="store_true",
                    help="follow links to the key page's host only (default: same site)")
     g.add_argument("--ignore-robots", action="store_true",

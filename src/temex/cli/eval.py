@@ -4,14 +4,13 @@ sites (:mod:`temex.evaluate`)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_FAILED, EXIT_OK, add_method_arguments, extract_options
+from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_method_arguments, extract_options
 
-__all__ = ["add_parser", "cmd_eval", "default_data_dir"]
+__all__ = ["add_parser", "cmd_eval"]
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -23,7 +22,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                     help="site folders (with site.json) or names of sites under --data; "
                          "default: every site under --data")
     ev.add_argument("--data", metavar="DIR",
-                    help="folder of sites (default: $TEMEX_DATA/sites or ../shared/data/sites)")
+                    help="folder of sites (default: $TEMEX_DATA/sites, else shared/data/sites "
+                         "beside the repository or in a parent of the current folder)")
     add_method_arguments(ev)
     ev.add_argument("--errors", type=int, default=0, metavar="N",
                     help="after the table, list each key page's N largest mislabelled "
@@ -33,18 +33,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return ev
 
 
-def default_data_dir() -> Path | None:
-    env = os.environ.get("TEMEX_DATA")
-    candidates = [Path(env)] if env else []
-    here = Path.cwd()
-    candidates += [here / ".." / "shared" / "data", here / "shared" / "data",
-                   Path(__file__).resolve().parents[3].parent / "shared" / "data"]
-    for c in candidates:
-        if (c / "sites").is_dir():
-            return c.resolve()
-    return None
-
-
 def _sites_in(base: Path) -> list[Path]:
     return sorted(p for p in base.iterdir() if (p / "site.json").is_file()) \
         if base.is_dir() else []
@@ -52,8 +40,9 @@ def _sites_in(base: Path) -> list[Path]:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate_site, format_errors, format_table, load_site
+    from ..evaluate.data import DATA_MISSING, find_data
 
-    data = Path(args.data) if args.data else default_data_dir()
+    data = Path(args.data) if args.data else find_data()
     base = None
     if data is not None:
         base = data / "sites" if (data / "sites").is_dir() else data
@@ -67,15 +56,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         else:
             known = [p.name for p in _sites_in(base)] if base is not None else []
             where = f" (sites in {base}: {', '.join(known)})" if known else \
-                " (no data folder with sites found: give --data)"
+                f" ({DATA_MISSING})"
             print(f"temex eval: {s}: no such site: not a folder with site.json nor a site "
                   f"name{where}", file=sys.stderr)
             return EXIT_FAILED
     if not args.sites:
         if base is None:
-            print("temex eval: no data folder found; give SITE folders or --data",
-                  file=sys.stderr)
-            return EXIT_FAILED
+            print(f"temex eval: {DATA_MISSING}", file=sys.stderr)
+            return EXIT_USAGE
         folders = _sites_in(base)
         if not folders:
             print(f"temex eval: {base}: no sites in it (folders with a site.json)",

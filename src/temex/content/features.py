@@ -607,7 +607,7 @@ def _compiled_rows(k: Any, doc: Document, blocks: Blocks, rule: dict[str, Any],
     """:func:`block_features` by the kernel (``temex.page._kernel.feature_rows``):
     the per-element and per-block loops of every group in C, from the same
     inputs as the pure path (subtree sums, name flags, record lists; checked
-    equal on every shared page by ``bench/kernel_identity.py`` and the
+    equal on every shared page by ``bench/probes/kernel_identity.py`` and the
     tests)."""
     n = len(blocks)
     sc, sl, sb = subtree_sums(doc, blocks, blocks.chars, blocks.link_chars, [1] * n)

@@ -132,7 +132,7 @@ class ContentParams:
     #: the rules' blocks and the scorer's together (:func:`site_page_blocks`).
     #: 0: the rules alone, as before. Chosen leaving one group out over the
     #: four content datasets (grouped CV) and the seven shared sites
-    #: (``bench/bench_site_page.py``, docs/CONTENT.md): no content dataset
+    #: (``bench/eval/bench_site_page.py``, docs/CONTENT.md): no content dataset
     #: below its page level, then the best worst margin over the rules.
     site_page: float = 0.85
     #: Under a template mask, where the rules kept under half of the page's

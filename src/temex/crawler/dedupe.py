@@ -14,7 +14,7 @@ stated in the index:
   its twin's text are at most ``1 - threshold`` of the two pages' shingles
   together.
   The default, 0.95, and how it was chosen: docs/CRAWL.md, "Duplicates"
-  (``bench/dup_threshold.py``).
+  (``bench/train/dup_threshold.py``).
 
 A canonical URL alone proves nothing (the later pages of a forum topic may
 declare the first page as canonical and hold other posts); neither does a

@@ -51,7 +51,7 @@ __all__ = [
 #: then of its folder (:func:`sibling_pattern`), moved to the front of the
 #: link order (issue 9): a product is best compared with products, a
 #: collection with collections. Chosen leave-one-site-out among 0 and 3 with
-#: ``variants`` (docs/EXPLORATION.md, ``bench/bench_explore.py --loso``).
+#: ``variants`` (docs/EXPLORATION.md, ``bench/eval/bench_explore.py --loso``).
 DEFAULT_KIND_FIRST = 3
 #: Variants of one page (:func:`temex.site.duplicates.variant_urls`) go last.
 DEFAULT_VARIANTS = True
@@ -63,7 +63,7 @@ DEFAULT_ANCESTORS_LAST = True
 #: a key page linking fewer pages (after :func:`distinct_links`) than the
 #: offline pool holds (``2n + 2``, :mod:`temex.site.pool`, which then takes
 #: the files of the key page's folder) is a leaf of its site. None: that
-#: pool size; an int: another limit (0: never; bench/bench_explore.py
+#: pool size; an int: another limit (0: never; bench/eval/bench_explore.py
 #: measures 8, 16 and always, docs/EXPLORATION.md).
 DEFAULT_SECOND_HOP: int | None = None
 
@@ -426,7 +426,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     max_loads : int, optional
         Most pages requested, key page included (>= 2); default ``n + 1``
         (``DEFAULT_MAX_LOADS`` with the default ``n``: the budget chosen
-        leaving one site out in bench/bench_explore.py).
+        leaving one site out in bench/eval/bench_explore.py).
     source : PageSource, optional
         Where pages come from; default a fresh :class:`HttpSource` with the
         address guard on (private, loopback and link-local addresses refused,

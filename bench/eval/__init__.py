@@ -1,0 +1,1 @@
+"""See bench/README.md."""
