@@ -426,6 +426,23 @@ def test_bench_commands_in_docs_run_from_a_clone() -> None:
         assert r.returncode == 0, (name, r.stderr[-500:])
 
 
+def test_every_flag_of_every_command_is_in_the_cli_docs() -> None:
+    """docs/CLI.md lists every flag that ``temex COMMAND --help`` shows,
+    for every command (the reference is whole, and stays so)."""
+    import argparse
+
+    from temex.cli.main import build_parser
+
+    doc = (REPO / "docs" / "CLI.md").read_text("utf-8")
+    sub = next(a for a in build_parser()._actions
+               if isinstance(a, argparse._SubParsersAction))
+    missing = [(name, opt) for name, sp in sub.choices.items() for a in sp._actions
+               if a.help != argparse.SUPPRESS for opt in a.option_strings
+               if opt not in ("-h", "--help") and f"`{opt}" not in doc]
+    assert set(sub.choices) <= {n for n in sub.choices if f"### `temex {n}`" in doc}
+    assert not missing, missing
+
+
 # -- 10. the demo's outputs stay out of git -----------------------------------
 
 def test_demo_output_is_ignored_by_git() -> None:

@@ -141,7 +141,7 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
 
 
 # Floors a little under the figures measured with `temex eval` (n = 4, vote,
-# the defaults; docs/BENCHMARKS.md, per-site table), every shared site; they
+# the defaults; docs/EVALUATION.md, per-site table), every shared site; they
 # catch regressions without chasing noise.
 FLOORS = {"americanpillowcase-shop": (0.98, 0.96), "bgbiao-hugo-zh": (0.95, 0.98),
           "birdie0-mdbook": (0.99, 0.99), "cezam-catalogue": (0.97, 0.98),
@@ -777,7 +777,7 @@ def test_a_heading_in_a_nav_is_the_title_only_where_no_other_is() -> None:
 
 def test_a_product_pages_side_column_and_order_form_on_the_shop() -> None:
     """A product page of the shared shop that no site.json names (random key
-    pages, docs/BENCHMARKS.md): its category side column lies between the
+    pages, docs/EVALUATION.md): its category side column lies between the
     breadcrumb's h1 and the product, all of it on every compared page, and
     its order form between the product's own h2 and its description. The
     column is template and the form content: content F1 0.432 before the

@@ -246,7 +246,7 @@ def test_training_is_deterministic_on_a_tiny_subset(tmp_path: Path) -> None:
 @needs_data
 def test_a_tree_learner_is_measured_and_never_written(tmp_path: Path) -> None:
     """``--learner trees`` fits gradient-boosted stages alone for the same
-    grouped cross-validation (docs/CONTENT.md, "A blended scorer"); temex's
+    grouped cross-validation (docs/journal/2026-11-27-content-a-blended-scorer.md); temex's
     scorer reads blends of logistic weights and trees, so the script refuses
     to write such a model, and a measuring run leaves the output file alone."""
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}

@@ -13,7 +13,7 @@ pages under 0.8 either way.
 With ``--vs OTHER_SRC`` the same pages are scored by another tree too (its
 ``src`` folder, e.g. main's from ``git worktree add``), each tree in its own
 process, and the table shows both, followed by every page whose figures
-moved (docs/BENCHMARKS.md, "Random key pages").
+moved (docs/journal/2026-11-29-core-random-key-pages-venv-bin-python.md).
 
 Usage: .venv/bin/python -m bench.eval.random_keys [--n 30] [--seed 1] [--sites a,b]
        [--json FILE] [--vs OTHER_SRC]

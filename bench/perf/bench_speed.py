@@ -30,7 +30,7 @@ Rows:
 
 Run: ``.venv/bin/python -m bench.perf.bench_speed`` (``--quick`` for a subset;
 ``--no-batch`` to skip the batch rows). Works on older trees too (the "before"
-column of docs/BENCHMARKS.md was taken on main with the same script).
+column of docs/EVALUATION.md was taken on main with the same script).
 
 Before and after in one run: ``--vs OTHER_SRC`` (another tree's ``src/``,
 e.g. ``git worktree add /tmp/before MAIN`` then ``--vs /tmp/before/src``)

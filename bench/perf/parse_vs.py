@@ -2,7 +2,7 @@
 by side in one run, as ratios to the Lexbor parse of the same pages (CPU
 seconds, each page timed interleaved, minimum of 3 passes; the pages of
 ``bench_speed.py``: big9, cleanportaleval and dragnet). For "before" figures
-without a second checkout of the whole tree (docs/BENCHMARKS.md):
+without a second checkout of the whole tree (docs/EVALUATION.md):
 
     git show main:src/temex/page/dom.py > /tmp/dom_before.py
     .venv/bin/python -m bench.perf.parse_vs /tmp/dom_before.py [DATA]

@@ -19,7 +19,7 @@ worst site. Models: logistic regression (``lr``), a depth-4 tree (``tree``),
 30 depth-2 boosted trees (``gb``), each with and without the hand rules'
 verdicts among the features. Needs numpy and scikit-learn (bench extras);
 nothing is written: no combiner beat the rules on the worst site
-(docs/BENCHMARKS.md), so none ships.
+(docs/EVALUATION.md), so none ships.
 """
 
 from __future__ import annotations

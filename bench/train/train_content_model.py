@@ -42,7 +42,7 @@ reference). ``--fold-models FILE`` writes the fold models for
 before the blend); ``--learner trees`` (with ``--no-write``) the trees
 alone (``--trees-iters``, ``--trees-depth``, ``--trees-rate`` set the
 trees of both), to compare learners by the same cross-validation
-(docs/CONTENT.md, "A blended scorer").
+(docs/journal/2026-11-27-content-a-blended-scorer.md).
 Reproduce the shipped file: run without arguments and compare
 (``git diff src/temex/content/model.json``; tests/test_scorer.py does it with
 TEMEX_SLOW=1).
@@ -86,7 +86,7 @@ THRESHOLD = 0.5
 #: the same; ``dataset``: every dataset the same; ``sqrt``: a dataset of n
 #: pages weighs sqrt(n); ``mix``: half and half of page and dataset). Chosen by
 #: the worst leave-one-dataset-out margin over the best peer, grouped 5-fold CV
-#: within noise (docs/CONTENT.md, "Robustness to an unseen dataset").
+#: within noise (docs/journal/2026-11-22-content-robustness-to-an-unseen-dataset-leave.md).
 L2 = 3.0
 WEIGHTING = "mix"
 WEIGHTINGS = ("page", "dataset", "sqrt", "mix")
@@ -116,7 +116,7 @@ def fit_lr(X: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> dict
 
 #: The learner of both stages (``--learner``): ``blend`` (shipped: the mean
 #: log-odds of the logistic regression and of gradient-boosted trees,
-#: docs/CONTENT.md, "A blended scorer"), ``logistic`` (the scorer before it)
+#: docs/journal/2026-11-27-content-a-blended-scorer.md), ``logistic`` (the scorer before it)
 #: or ``trees`` alone (measured only), with the trees' settings.
 LEARNER: dict = {"kind": "blend", "iters": 100, "depth": 4, "rate": 0.1}
 

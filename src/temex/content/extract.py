@@ -165,8 +165,8 @@ def page_level_added(cand: Candidates, chosen: list[int], params: ContentParams,
     out the chrome. The page level runs only on such pages (its cost is the
     scorer's, about twice the rules'). Returns the blocks and the
     fallback's name ("" when nothing was added). Measured on the crawl check
-    and the content sets (docs/CRAWL.md, "The page level where the rules
-    kept little")."""
+    and the content sets
+    (docs/journal/2026-11-26-crawl-the-page-level-where-the-rules.md)."""
     own_chars, kept = _own_chars_kept(cand, chosen)
     if 2 * kept >= own_chars:
         return chosen, ""
@@ -285,7 +285,7 @@ def _site_page_choice(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     sites), and the rules' dense region is the page's, with whatever the
     scorer adds. Chosen on grouped-CV page probabilities of the four content
     datasets and the seven shared sites, leaving one group out
-    (docs/CONTENT.md, "Site level: the page scorer with site evidence")."""
+    (docs/journal/2026-11-23-content-site-level-the-page-scorer-with.md)."""
     page = extract_content(doc, None, None, params, models=models, blocks=blocks)
     chosen, added = site_page_blocks(blocks.chars, page.chosen, rules, boiler, params.site_page)
     if added:

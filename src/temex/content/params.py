@@ -72,50 +72,53 @@ class ContentParams:
     #: Page level, where the page declares no ``<main>``: an element with
     #: this many ``<section>`` children or more is its main element for
     #: ``main_region`` (:func:`temex.content.region.main_elements`); 0: off.
-    #: Measured by grouped cross-validation (docs/CONTENT.md, "A landing
-    #: page's sections": 2 loses a page, 3 to 5 only gain).
+    #: Measured by grouped cross-validation
+    #: (docs/journal/2026-11-26-content-a-landing-pages-sections.md: 2 loses a
+    #: page, 3 to 5 only gain).
     main_sections: int = 3
     #: Page level, where the page declares no ``<main>``: an element with
     #: ``main_sections`` or more children of one tag and classes, each holding
     #: a heading and at least this many characters of text, under half of
     #: them linked, is its main element too (a landing page's components;
     #: :func:`temex.content.region.component_parents`); 0: off. Measured on
-    #: every content set and the shared sites (docs/CONTENT.md, "A landing
-    #: page's components").
+    #: every content set and the shared sites
+    #: (docs/journal/2026-11-27-content-a-landing-pages-components.md).
     main_components: int = 50
     #: Page level: where the scorer keeps nothing beyond the page's ``h1``,
     #: or a region inside the ``<article>`` around it that holds under half
     #: of that article's text, the article is the content
     #: (:func:`temex.content.region.title_article`); False: off. Measured on
     #: every content set and the shared sites left out one at a time
-    #: (docs/CONTENT.md, "The title's article").
+    #: (docs/journal/2026-11-26-content-the-titles-article.md).
     title_article: bool = True
     #: Page level: a scorer's region that does not hold the page's title
     #: heading (:func:`temex.content.title.title_heading`) gives way to the
     #: heaviest subtree around the title that weighs at least this share of
     #: it (:func:`temex.content.region.title_region`); 0: off. Chosen by
-    #: grouped cross-validation on every content set (docs/CONTENT.md, "The
-    #: title's region": 0.5 and 0.6 move only pages that gain, 0.3 and
-    #: lower also lose some).
+    #: grouped cross-validation on every content set
+    #: (docs/journal/2026-11-26-content-the-titles-region.md: 0.5 and 0.6 move
+    #: only pages that gain, 0.3 and lower also lose some).
     title_region: float = 0.5
     #: Page level and with site evidence: the blocks of a table with column
     #: headers that lies between the region's first and last kept blocks, is
     #: the region's next sibling or lies in its parent's next sibling (the
     #: row below) are kept (:func:`temex.content.region.table_gaps`); False:
     #: off. Measured on every content set and the shared sites
-    #: (docs/CONTENT.md, "A table between kept blocks", "A table after the
+    #: (docs/journal/2026-11-27-content-a-table-between-kept-blocks.md, "A table after the
     #: region", "The tables of the next row").
     table_gaps: bool = True
     #: Page level and with site evidence: the list or table that a kept block
     #: inside the region introduces (its text ends with a colon) is kept
     #: (:func:`temex.content.region.keep_introduced`); False: off. Measured on
-    #: every content set and the shared sites (docs/CONTENT.md, "What a colon
-    #: introduces").
+    #: every content set and the shared sites
+    #: (docs/journal/2026-11-27-content-what-a-colon-introduces.md).
     introduced: bool = True
     #: Page level and with site evidence: every code block (``<pre>``) inside
     #: the region is kept unless vetoed (:func:`temex.content.region.keep_code`);
     #: False: off. Measured by grouped cross-validation on every content set
-    #: and the shared sites (docs/CONTENT.md, "Code inside the region").
+    #: and the shared sites
+    #: (docs/journal/2026-11-28-content-the-region-mechanisms-under-the-blend.md,
+    #: "Code inside the region").
     code_region: bool = True
     #: The scorer's blocks that are links inside the page's navigation (a
     #: ``<nav>`` element or ``role="navigation"``; over ``max_link_density``
@@ -124,7 +127,7 @@ class ContentParams:
     #: of contents is a list of short linked items, like a listing's rows,
     #: which the scorer learned to keep; on a short page it outweighed the
     #: text. False: off. Measured on every content set and the shared sites
-    #: (docs/CONTENT.md, "Navigation is not content").
+    #: (docs/journal/2026-11-27-content-navigation-is-not-content.md).
     navigation: bool = True
     #: Site level without a template mask (``site_rules_min`` other pages or
     #: more): the page scorer's choice less the site's repeated text, unless

@@ -51,7 +51,7 @@ def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
     ``div`` among the ``div`` wrappers of its breadcrumb, byline and title
     block; a linked table of contents or one link made it look like one
     teaser of three, and the page lost its text (measured in
-    docs/BATCH.md, "Content of unseen pages"). ``data_rows`` (the rows of
+    docs/journal/2026-11-23-batch-content-of-unseen-pages-the-title.md). ``data_rows`` (the rows of
     tables with column headers, :func:`headed_table_rows`) are never
     teasers. With ``strict``, a record that holds code (a ``pre`` block) is
     no teaser either: a documentation page's examples come each with a

@@ -278,8 +278,8 @@ def region_gaps(doc: Document, blocks: Blocks, boiler: Sequence[bool], chosen: S
     page's: a talk's linked title on its speaker's page, a page's table of
     contents, a list of the references an article gives. Used under a
     template mask (batch, crawl), where the mask and the site's counts have
-    already removed the chrome; measured in docs/CRAWL.md ("Linked lines
-    inside the region")."""
+    already removed the chrome; measured in
+    docs/journal/2026-11-26-crawl-linked-lines-inside-the-region.md."""
     node = blocks.node
     end = region + doc.size[region]
     inside = [b for b in chosen if region <= node[b] < end]

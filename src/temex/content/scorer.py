@@ -7,7 +7,7 @@ subtrees. Each stage is a logistic regression and, where the model has one
 (the shipped model has), a forest of gradient-boosted regression trees; the
 block's log-odds are then the mean of the two (the trees learn interactions
 a linear model cannot; the linear half keeps the smooth behaviour on pages
-unlike any trained on: docs/CONTENT.md, "A blended scorer"). Two variants: ``page``
+unlike any trained on: docs/journal/2026-11-27-content-a-blended-scorer.md). Two variants: ``page``
 (the page alone) and ``site`` (with the site's other pages counted). Pure
 Python at run time (compiled with the kernel: the same sums in the same
 order); the weights and trees are a JSON file shipped in the package

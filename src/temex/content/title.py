@@ -136,7 +136,7 @@ def head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
     this), where the repeated text has already taken the chrome between the
     two (share bars, breadcrumbs) out of ``good``: the detector's head zone
     (``template.detectors.rules.head_zone``) for the main text. Measured in
-    docs/CONTENT.md ("What temex extract -f content prints")."""
+    docs/journal/2026-11-23-content-what-temex-extract-f-content-prints.md."""
     node = blocks.node
     t_node = node[title]
     t_end = t_node + doc.size[t_node]
@@ -186,8 +186,8 @@ def title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequ
     digits are normalised), the zone does not stop at the region's end but
     where the template resumes (the first template block after the
     heading): the mask bounds the page's own area. Measured in
-    docs/CRAWL.md ("The title alone"). O(region end), O(n) for a title
-    alone."""
+    docs/journal/2026-11-26-crawl-the-title-alone.md. O(region end), O(n)
+    for a title alone."""
     body = doc.body
     r_end = region + doc.size[region]
     if r_end <= body + 1:

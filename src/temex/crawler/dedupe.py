@@ -13,7 +13,8 @@ stated in the index:
   resemblance bounds what the reader loses: the shingles of the page not in
   its twin's text are at most ``1 - threshold`` of the two pages' shingles
   together.
-  The default, 0.95, and how it was chosen: docs/CRAWL.md, "Duplicates"
+  The default, 0.95, and how it was chosen:
+  docs/journal/2026-11-25-crawl-duplicates-the-threshold.md
   (``bench/train/dup_threshold.py``).
 
 A canonical URL alone proves nothing (the later pages of a forum topic may

@@ -225,9 +225,9 @@ def shown_controls(doc: Document) -> set[int]:
     long list is a directory to pick from (countries, states, forums); a
     list of addresses is a jump menu; a list outside any form (a currency
     or language switch) is driven by a script. :data:`MAX_OPTIONS` was
-    chosen on the development data (docs/CONTENT.md, "A product's
-    options"). O(n) scans in C, then O(depth) per control and O(size) per
-    posting form; empty, and nearly free, on pages without a list box."""
+    chosen on the development data
+    (docs/journal/2026-11-26-content-a-products-options.md). O(n) scans in
+    C, then O(depth) per control and O(size) per posting form; empty, and nearly free, on pages without a list box."""
     tag = doc.tag
     if "option" not in tag and "select" not in tag:
         return set()

@@ -15,7 +15,7 @@ deep and Python's recursion limit is 1,000.
 
 Cost: O(n) time and memory for n elements; building the arrays costs several
 times Lexbor's parse itself, most of it interpreter work per element
-(``bench/perf/bench_speed.py``, docs/BENCHMARKS.md).
+(``bench/perf/bench_speed.py``, docs/EVALUATION.md).
 """
 
 from __future__ import annotations

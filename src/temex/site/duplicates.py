@@ -41,7 +41,7 @@ _T = TypeVar("_T")
 
 #: Containment of page-specific shingles from which two pages are copies.
 #: Chosen leave-one-site-out with the other issue 9 parameters
-#: (docs/BENCHMARKS.md).
+#: (docs/EVALUATION.md).
 DEFAULT_DUPLICATE = 0.7
 
 #: Words per shingle.

@@ -251,8 +251,8 @@ def similarity(a: Document, b: Document) -> float:
 
 #: Candidates whose :func:`similarity` to the key page is this much or more
 #: below the best candidate's are of another kind (:func:`near_best`). Chosen
-#: leaving one site out (docs/BENCHMARKS.md, "What changed": pages of another
-#: kind set aside): 0.4 and 0.45 change no site but the mailing-list archive
+#: leaving one site out (docs/journal/2026-11-25-core-what-changed-and-what-each-change.md,
+#: pages of another kind set aside): 0.4 and 0.45 change no site but the mailing-list archive
 #: (and codare by 0.001); 0.1 to 0.3 cut pages of the key page's own kind on
 #: other sites.
 KIND_GAP = 0.4
@@ -499,7 +499,7 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     (:func:`temex.site.duplicates.distinct_indices` with ``held``). With
     ``kind_files``, the folder's files of the key page's URL kind that it
     does not link come right after the linked ones of its kind (measured
-    and off by default: docs/BENCHMARKS.md). Of the ``n`` most similar, those
+    and off by default: docs/EVALUATION.md). Of the ``n`` most similar, those
     :func:`near_best` sets aside with ``kind_gap`` are not compared (None:
     all ``n`` are); ``set_aside``, when given, is filled with their paths
     and why (:func:`set_aside_far`). ``reasons``, when given, is
