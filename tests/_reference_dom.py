@@ -1,4 +1,4 @@
-"""The DOM builder of temex before issue 11, kept as the reference the fast
+"""The DOM builder of temex before the one-pass builder, kept as the reference the fast
 builder of :mod:`temex.page.dom` must match array for array
 (tests/test_dom.py) and as the "before" line of bench/perf/bench_speed.py.
 

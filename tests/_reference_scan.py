@@ -1,4 +1,4 @@
-"""The depth scan of temex before its fast path (issue 11 follow-up), kept as
+"""The depth scan of temex before its fast path, kept as
 the reference :func:`temex.page.dom.cap_depth` must match output for output
 (tests/test_dom.py): a lazy tag regex, and the window search run for the end
 tags of uncounted elements too."""

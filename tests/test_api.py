@@ -84,7 +84,7 @@ def test_readme_sample_is_current() -> None:
                          front_matter=True) == md
 
 
-# -- issue 26 #9: wrong types said at the entry, unusable input is None ----------------
+# -- wrong types said at the entry, unusable input is None ----------------
 
 @pytest.mark.parametrize("bad", [None, 42, ["<p>x</p>"], {"html": "<p>"}])
 def test_wrong_types_are_a_clear_type_error(bad: object) -> None:

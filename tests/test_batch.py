@@ -310,7 +310,7 @@ def test_batch_content_quality_floor(tmp_path):
     assert sum(unseen) / len(unseen) >= 0.92
 
 
-# -- pool workers die with the batch process (issue 13 #6) -------------------
+# -- pool workers die with the batch process -------------------
 
 _SLOW_POOL = """
 import sys, time
@@ -380,7 +380,7 @@ def test_pool_workers_end_when_the_batch_is_killed(engine, sig, tmp_path):
                 os.kill(w, signal.SIGKILL)
 
 
-# -- short and truncated WARC records (issue 13 #9) ---------------------------
+# -- short and truncated WARC records ---------------------------
 
 def _warc_records(n: int, digests: bool = True) -> tuple[bytes, list[int]]:
     import re
@@ -444,7 +444,7 @@ def test_truncated_record_says_truncated(tmp_path):
 
 
 def test_big_sites_are_fitted_once_and_spread_over_workers(corpus, tmp_path):
-    """Issue 11: a site of more than ``chunk`` records is fitted by one task and
+    """A site of more than ``chunk`` records is fitted by one task and
     stripped by tasks of ``chunk`` records; the rows, files and done-marker
     are those of one task per site."""
     import pickle

@@ -110,9 +110,9 @@ def test_real_site_over_http(site_name: str) -> None:
     assert max(s.template[2], s.content[2]) > 0.5
 
 
-#: Live floors (issues 9 and 22), node F1 template / content with every key
+#: Live floors, node F1 template / content with every key
 #: page pooled, explored with the defaults over HTTP: the figures of
-#: ``bench/eval/bench_explore.py --loso`` (docs/EXPLORATION.md, issue 22: every
+#: ``bench/eval/bench_explore.py --loso`` (docs/EXPLORATION.md, every
 #: shared site, 4.00 loads on average, 4 at most) a little under, rounded down.
 LIVE_FLOORS = {"americanpillowcase-shop": (0.98, 0.97), "bgbiao-hugo-zh": (0.94, 0.98),
                "birdie0-mdbook": (0.99, 0.99), "cezam-catalogue": (0.97, 0.98),
@@ -217,7 +217,7 @@ def test_cli_load_budget_follows_n(capsys: pytest.CaptureFixture[str]) -> None:
     assert rc == 3
 
 
-# -- offline choice without wasted builds (issue 11 goal 2) ------------------
+# -- offline choice without wasted builds ------------------
 
 _ODD_PAGES = [
     "<html><head><meta http-equiv='Refresh' content='0;url=/'></head><body>x</body></html>",
@@ -310,7 +310,7 @@ def test_second_hop_loads_what_a_kept_page_yields_next_and_one_at_a_time() -> No
     ("wikinotes", "/ANAT_322/lecture-notes/"), ("wikinotes", "/COMP_302/summary/"),
     ("klnet-forum", "forumdisplay.php-f=14")])
 def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str) -> None:
-    """Issue 9, live: a leaf key page (fewer links than the offline pool's
+    """A leaf key page (fewer links than the offline pool's
     2n + 2, ``DEFAULT_SECOND_HOP``) that links no page of its kind (a wiki page links its course page
     and the home page, a sub-forum its parent forum) is compared with pages
     of its kind and folder found on the pages loaded (``SecondHop``,
@@ -414,7 +414,7 @@ def test_ancestors_last_orders_the_home_and_section_pages_after_the_others() -> 
 
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 def test_a_talk_page_is_not_outvoted_by_the_home_and_schedule_pages() -> None:
-    """Issue 22 cause 1, live over HTTP: a conference's talk page links the
+    """Live over HTTP: a conference's talk page links the
     home page and the schedule first (its menu and breadcrumb), and both
     lack the sponsor bar every talk and menu page carries; two of three
     compared pages outvoted it. With the key page's ancestors last it is
@@ -452,7 +452,7 @@ def test_near_best_sets_aside_pages_of_another_kind() -> None:
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 def test_a_listing_is_compared_with_its_own_kind_alone(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 22 cause 1, offline and live, on the mailing-list archive: its
+    """Offline and live, on the mailing-list archive: its
     two listings (by date, by thread) share a template that no message page
     has (37 of 81,000 elements). The folder's index file is met among the
     file's siblings (offline; live, the folder's page beside a file is no

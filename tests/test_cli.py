@@ -54,7 +54,7 @@ def test_unreadable_key_page_is_one_line_and_exit_1(tmp_path: Path,
 
 def test_no_candidates_page_level_fallback(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 22 cause 5: no page to compare with is an answer (the page
+    """No page to compare with is an answer (the page
     level), exit 0, said on stderr and in the report, not an error."""
     key = tmp_path / "k.html"
     key.write_text("<html><body><nav><a href='/x'>Home</a></nav><article><h1>A title</h1>"

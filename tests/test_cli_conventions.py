@@ -1,4 +1,4 @@
-"""The command line as a new user meets it (issue #12): no lost or skipped
+"""The command line as a new user meets it: no lost or skipped
 work, ``-`` for stdin/stdout, impossible values refused, honest messages.
 
 Every test runs the real ``temex`` command in a subprocess on real shared
@@ -375,7 +375,7 @@ def test_url_like_targets_are_named(target: str, said: str, tmp_path: Path) -> N
 
 def test_empty_pages_dir_is_named(www: Path, tmp_path: Path) -> None:
     """An empty pages folder is named in the page-level fallback's reason
-    (issue 22: an answer, exit 0, not an error)."""
+    (an answer, exit 0, not an error)."""
     r = temex("extract", str(www / "index.html"), "--pages-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert "page-level fallback" in r.stderr and str(tmp_path) in r.stderr
@@ -564,7 +564,7 @@ def test_content_format_has_one_name_and_extract_writes_text(www: Path, tmp_path
                              "-f", "content").stdout
 
 
-# -- issue 26 #8: one name for one thing, one prefix, reasons in words ----------------
+# -- one name for one thing, one prefix, reasons in words ----------------
 
 def _flags(cmd: str) -> set[str]:
     import re
@@ -612,7 +612,7 @@ def test_messages_have_one_prefix_and_no_errno(tmp_path: Path) -> None:
     assert r.returncode == 2 and "--front-matter is for -f markdown" in r.stderr
 
 
-# -- issue 26 #11: the browser tests' need is said where the test command is ---------
+# -- the browser tests' need is said where the test command is ---------
 
 def test_readme_says_the_browser_tests_need_chromium() -> None:
     readme = (REPO / "README.md").read_text("utf-8")

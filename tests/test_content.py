@@ -172,7 +172,7 @@ def test_site_evidence_matters() -> None:
     """With the rules alone, the page scores much lower without the other pages
     of its site; the learned scorer closes that gap from the page alone
     (nhl.com is in its training data, so only floors are checked). Measured
-    with the model of issue 23: page level 0.974, site level 0.958 (the
+    with the model trained on six content sets: page level 0.974, site level 0.958 (the
     site's repeated text takes a byline or date line of the gold from six of
     the eight pages; docs/CONTENT.md), rules 0.96 / 0.69."""
     folder = DATA / "content" / "dragnet" / "nhl.com"  # type: ignore[operator]
@@ -211,7 +211,7 @@ def test_own_records_are_content() -> None:
     repeated-text rules dropped them. With site evidence, the own-records rule
     keeps them (measured on these 12 pages, mean token F1 of threads /
     listings: the rules 0.956 / 0.991, 0.763 / 0.106 with the rule off; the
-    site level with the model of issue 23, which learned record lists, 0.959
+    site level with the model trained on six sets, which learned record lists, 0.959
     / 0.964, 0.859 / 0.603 with the rule off; retrained in the eighteenth
     session, ``<noscript>`` read as raw text and hidden mains shown, 0.959 /
     0.964, 0.860 / 0.775: the model alone keeps more of a listing, the rule
@@ -298,8 +298,8 @@ def test_a_product_title_cut_in_the_title_and_shown_twice_is_the_pages() -> None
     the collections and "related products" boxes repeat it, and the
     ``<title>`` cuts it ("... for Tie-Dyin – American Pillowcase"). The
     ``h2`` is the page's own title, not repeated text, and is kept (HEAD
-    before: 4 of 31 pages). All but one page with the blended scorer
-    (issue 23): it gives one product's ``h2`` 0.79, just under the 0.8 that
+    before: 4 of 31 pages). All but one page with the blended scorer: it
+    gives one product's ``h2`` 0.79, just under the 0.8 that
     a block outside the region needs (the logistic scorer gave it 0.93), so
     the page level that the site level starts from leaves it out there."""
     from dataclasses import replace
@@ -574,9 +574,8 @@ def test_no_comments_leaves_the_article_alone(tmp_path: Path) -> None:
 def test_a_name_never_drops_a_listings_main_records() -> None:
     """A shop's collection pages hold their product grid in a
     ``div.grid__item.sidebar-hidden``: the names rule read "sidebar" and
-    dropped the grid, the page's content by the data's convention (issue 25,
-    cause 2). With site evidence the lists that hold most of the page's own
-    text are found before any name is read, and no name drops them;
+    dropped the grid, the page's content by the data's convention. With
+    site evidence the lists that hold most of the page's own text are found before any name is read, and no name drops them;
     measured on the batch path (token F1 before -> after): bathroom
     0.000 -> 1.000, bed-sheets 0.030 -> 0.982, towels 0.017 -> 0.989, no
     page of the shop lower. A named list that is not the page's main
@@ -625,7 +624,7 @@ def test_a_listing_whose_rows_recur_in_other_combinations_is_the_pages_own() -> 
     """Every listing shares rows with another (a product in two collections,
     a post on its tag page and on the blog's page 3), so each row's text is
     repeated on the site while the list is the page's own; a box shown whole
-    on every page is not (issue 25, cause 2). The site index counts each
+    on every page is not. The site index counts each
     record list whole (:func:`temex.page.rows.list_keys`): the grid's rows
     are page-specific text for the own-records rule, the best-sellers box
     and the menu stay repeated text."""
@@ -905,7 +904,7 @@ def test_code_keeps_the_spaces_between_highlighted_tokens() -> None:
     """A highlighted code block (Pygments: one ``<span>`` per token, the
     spaces and line breaks between them the ``<pre>``'s own text) kept its
     tokens but not the whitespace between them: ``importtoppraasta`` for
-    ``import toppra as ta``, each line one glued word (issue 25: toppra-furo
+    ``import toppra as ta``, each line one glued word (toppra-furo
     0.846 -> 0.963 token F1 of the crawl, opendcl-forum 0.961 -> 0.989)."""
     code = ('<pre><span></span><span class="linenos"> 5</span> <span class="kn">import</span> '
             '<span class="nn">toppra</span> <span class="k">as</span> <span class="nn">ta'
@@ -926,7 +925,7 @@ def test_comment_thread_kept_under_a_template(tmp_path: Path) -> None:
     """With a template mask (``extract -f content``, ``batch``, ``crawl``,
     ``strip``) the rules keep one main subtree, the article; the comment
     thread beside it is added, since comments are content by the data
-    convention (issue 22), and the reply form is not. ``--no-comments``
+    convention, and the reply form is not. ``--no-comments``
     leaves the thread out. Through ``temex extract`` and ``temex batch`` on
     real blog posts with comments."""
     import shutil
@@ -970,8 +969,8 @@ def test_comment_thread_kept_under_a_template(tmp_path: Path) -> None:
 def test_one_line_rows_of_a_listing_are_its_content() -> None:
     """A blog's category page lists its posts one line a row (a date and a
     linked title in one block): under a template the rows are the page's
-    own records when that list alone is most of the page's own text (issue
-    25: every row was dropped as link text). Through ``temex extract``; the
+    own records when that list alone is most of the page's own text (every
+    row was dropped as link text before). Through ``temex extract``; the
     sidebar lists of linked titles stay out (test above)."""
     import subprocess
     import sys

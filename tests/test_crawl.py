@@ -1,4 +1,4 @@
-"""temex crawl (issue 15): end to end over real HTTP on 127.0.0.1.
+"""temex crawl: end to end over real HTTP on 127.0.0.1.
 
 A small test server serves a shared site (or the demo site) with extra
 virtual files (robots.txt, sitemaps), logs every answered request and can
@@ -533,8 +533,8 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
 
 
 #: Mean token F1 of what ``temex crawl`` writes, per shared site (the fast
-#: subset of ``bench/eval/crawl_check.py``: the sites that pass since issue 25's
-#: fifth session and the worst one), a little under the measured figures
+#: subset of ``bench/eval/crawl_check.py``: the sites that passed when
+#: the floors were set and the worst one), a little under the measured figures
 #: (docs/journal/2026-11-26-core-crawl-floors.md): regression guards.
 CRAWL_FLOORS = {"americanpillowcase-shop": 0.95, "cezam-catalogue": 0.95,
                 "codare-wordpress": 0.955, "pyconca2013-conference": 0.96,

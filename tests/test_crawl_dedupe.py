@@ -1,4 +1,4 @@
-"""Duplicates of a crawl proven on content (issue 25): the rule of
+"""Duplicates of a crawl proven on content: the rule of
 :mod:`temex.crawler.dedupe` on real page texts, and its candidate search
 against the brute force it replaces."""
 

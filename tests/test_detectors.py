@@ -526,7 +526,7 @@ def _blog_post(title: str, tags: list[str], prev: str, nxt: str, typed: bool) ->
 
 @pytest.mark.parametrize("typed", [True, False])
 def test_tag_lines_and_neighbour_links_inside_the_region_are_template(typed: bool) -> None:
-    """Issue 22 cause 4: tag lines and previous / next links differ on every
+    """Tag lines and previous / next links differ on every
     page, so no vote calls them template; their HTML link types
     (``link_types``) or their class names (``named_lists``) do. A table of
     contents (links into the page) and the post's text stay content."""
@@ -545,7 +545,7 @@ def test_tag_lines_and_neighbour_links_inside_the_region_are_template(typed: boo
 
 
 def test_listings_sharing_their_rows_keep_them(data_dir: Path) -> None:
-    """Issue 22: a blog's category listing compared with three sibling
+    """A blog's category listing compared with three sibling
     categories that list many of the same posts: every row repeats, the
     region found under the first evidence rule is a comment count (under
     ``MIN_REGION_SHARE`` of the text) and is looked for again under the
@@ -566,7 +566,7 @@ def test_listings_sharing_their_rows_keep_them(data_dir: Path) -> None:
 
 
 def test_the_widget_around_a_query_form_is_template() -> None:
-    """Issue 22: a catalogue's filter panel (a GET form, its checkboxes and
+    """A catalogue's filter panel (a GET form, its checkboxes and
     labels around it) is on the listing alone, so no vote calls it template;
     the form that queries does. The listing's rows stay content."""
     menu = "<nav><a href='/'>Home</a> <a href='/courses/'>Courses</a></nav>"
@@ -593,7 +593,7 @@ def test_the_widget_around_a_query_form_is_template() -> None:
 
 
 def test_short_labels_follow_the_line_they_label() -> None:
-    """Issue 22: "From" and "Date" repeat on every message, so the vote
+    """"From" and "Date" repeat on every message, so the vote
     maps them, but the header lines they label are the message's own."""
     def message(subject: str, who: str, when: str, body: str) -> str:
         return (f"<html><head><title>{subject}</title></head><body>"
@@ -629,7 +629,7 @@ def _message(n: int, subject: str, author: str, words: str) -> str:
 
 
 def test_series_links_between_title_and_text_stay_template() -> None:
-    """Issue 22 cause 4: between the title and the text, a list whose links
+    """Between the title and the text, a list whose links
     all lead to pages of the key page's own URL kind (``0101.html`` from
     ``/list/0100.html``) is the series' previous / next navigation, though
     its labels outweigh its links; the sender line, whose link leads to a
@@ -672,7 +672,7 @@ def _message_with_foot(n: int, subject: str, words: str, cite: str = "") -> str:
 
 
 def test_series_links_after_the_text_are_template() -> None:
-    """Issue 22 cause 4: after the text, the list of the next, previous and
+    """After the text, the list of the next, previous and
     replied-to messages carries no ``rel`` and no navigation name, and its
     text (the other messages' subjects) differs on every page: told by its
     targets, pages of the key page's own URL kind, it is template
@@ -734,7 +734,7 @@ def _product(slug: str, name: str, price: str, words: str) -> str:
 
 
 def test_navigation_every_compared_page_shares_is_no_head_zone() -> None:
-    """Issue 22 cause 2: between the title (a breadcrumb heading) and the
+    """Between the title (a breadcrumb heading) and the
     text lies a side column whose every text is on every compared page and
     that links to other pages: template, though more than half of its text
     is no link (:func:`head_zone`). The vendor line, shared too but with one
@@ -999,7 +999,7 @@ def _listing(url: str, rows: int, address: str = "https://blog.test/category/{}/
 
 
 def test_the_row_of_a_one_row_listing_is_content() -> None:
-    """Issue 22 cause 6: a category with one post, compared with categories
+    """A category with one post, compared with categories
     of several. The row's scaffolding ("Posted on", "by", "Read more") maps
     onto the same scaffolding of the compared rows and was voted template;
     the region shrank to the excerpt. The compared pages of the key page's

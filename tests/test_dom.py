@@ -146,7 +146,7 @@ def _shared_pages() -> list[Path]:
 
 
 def test_fast_builder_matches_the_reference_on_every_shared_page(data_dir: Path) -> None:
-    """Issue 11: the one-pass builder gives the old builder's arrays, field for
+    """The one-pass builder gives the old builder's arrays, field for
     field (hashes and lazy fields included), on every page of ../shared/data."""
     from _reference_dom import FIELDS, reference_arrays
 
@@ -192,7 +192,7 @@ def test_rehash_after_editing_recomputes_the_lazy_hash() -> None:
     assert d.subtree_hash[ps[0]] == d.subtree_hash[ps[1]] != before[ps[0]]
 
 
-# -- the depth scan's fast path (issue 11 follow-up) ------------------------
+# -- the depth scan's fast path ------------------------
 
 def _scan_always(text: str, max_depth: int, max_elements: int) -> bool:
     """The rule before the fast path: scan every page of more possible start
@@ -294,7 +294,7 @@ def test_scan_matches_the_old_scan() -> None:
         assert cap_depth(text, 3, max_starts=40) == reference_cap_depth(text, 3, max_starts=40)
 
 
-# -- a declared charset that does not decode the page (issue 26 #4) -----------------
+# -- a declared charset that does not decode the page -----------------
 
 def _temex(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     import os

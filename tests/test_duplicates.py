@@ -1,4 +1,4 @@
-"""Near-duplicate candidates (issue 9): shingles, the offline filter, the live
+"""Near-duplicate candidates: shingles, the offline filter, the live
 test and URL normalisation."""
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ def _book(folder, chapters: int = 4):  # type: ignore[no-untyped-def]
 
 
 def test_pages_the_key_page_holds_come_back_when_too_few_remain(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Issue 22: a print view holds every chapter; its chapters are
+    """A print view holds every chapter; its chapters are
     near-duplicates of it, yet the only pages sharing its template. Offline,
     they come back last (said in the reasons); live, the same."""
     from temex.site.duplicates import held_by_key

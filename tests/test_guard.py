@@ -1,5 +1,5 @@
-"""One address guard, on by default, in every command that fetches (issue 26,
-items 1-3): ``temex extract URL``, ``candidates``, ``crawl``, ``serve`` (its
+"""One address guard, on by default, in every command that fetches:
+``temex extract URL``, ``candidates``, ``crawl``, ``serve`` (its
 JSON API) and the library entries.
 
 Every test runs the real command in a subprocess against a real server on
@@ -231,7 +231,7 @@ def test_allow_host_reaches_the_site_and_no_other_address(cmd: str, tmp_path: Pa
 
 def test_crawl_with_allow_host_follows_no_redirect_into_private_ranges(
         tmp_path: Path, traps: list[Trap]) -> None:
-    """Issue 26 item 3: a local crawl allowed its own server, whose pages
+    """A local crawl allowed its own server, whose pages
     redirect to 10.0.0.1, link-local, another loopback port and ::1."""
     www = tmp_path / "www"
     www.mkdir()

@@ -299,7 +299,7 @@ def test_every_candidate_unusable(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert not model.pages and len(model.errors) == len(UNUSABLE)
     code, _, err = run_cli(capsys, "extract", str(tmp_path / "key.html"),
                            "--pages-dir", str(tmp_path))
-    assert code == 0 and "page-level fallback: no usable page" in err  # issue 22 cause 5
+    assert code == 0 and "page-level fallback: no usable page" in err
     for name in UNUSABLE:  # each one reported with its reason
         assert name in err
     code, _, err = run_cli(capsys, "fit", *[str(tmp_path / n) for n in UNUSABLE],
@@ -411,7 +411,7 @@ def test_missing_pages_dir_and_batch_input_say_why(tmp_path: Path,
     assert code == 1 and "could be stripped" in err  # said even with --quiet
 
 
-# -- doctypes Lexbor cannot clone (issue 13 #4) ----------------------------
+# -- doctypes Lexbor cannot clone ----------------------------
 
 @pytest.mark.parametrize("doctype", ["<!DOCTYPE html PUBLIC>", "<!DOCTYPE html SYSTEM>",
                                      "<!doctype html public>", "<!DOCTYPE html PUBLIC ''>"])
@@ -437,7 +437,7 @@ def test_doctype_without_identifier_renders(doctype: str, tmp_path: Path,
         assert code == 0 and "Own text of page a" in out, out
 
 
-# -- deep nesting and element count (issue 13 #2, #10) ----------------------
+# -- deep nesting and element count ----------------------
 
 @pytest.mark.timeout(150)
 def test_two_hundred_thousand_nested_divs_take_seconds(tmp_path: Path,

@@ -1,4 +1,4 @@
-"""The compiled kernel (issue 24): it runs when built for a declared
+"""The compiled kernel: it runs when built for a declared
 selectolax, turns itself off when it misreads, and gives the pure-Python
 path's output.
 

@@ -119,7 +119,7 @@ NETWORK_STACK = ("aiohttp", "yarl", "multidict", "ssl", "protego", "playwright")
 ])
 def test_offline_paths_import_no_network_stack(code: str) -> None:
     """``temex --help``, file extraction and batch start without aiohttp & co.
-    (issue 11: they were half of the start-up time)."""
+    (they were half of the start-up time)."""
     probe = f"import sys; {code}; print(sorted(m for m in {NETWORK_STACK!r} if m in sys.modules))"
     r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                        env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=60)
@@ -129,7 +129,7 @@ def test_offline_paths_import_no_network_stack(code: str) -> None:
 
 def test_help_imports_only_the_cli() -> None:
     """``temex --help`` loads neither the parser nor the detectors, nor
-    ``logging`` and ``dataclasses`` (issue 24: a quarter of its start-up)."""
+    ``logging`` and ``dataclasses`` (a quarter of its start-up)."""
     probe = ("import sys; from temex.cli.main import build_parser; build_parser(); "
              "print(sorted(m for m in sys.modules if m.startswith(('temex.page', "
              "'temex.template.detectors', 'temex.content.extract', 'selectolax')) "

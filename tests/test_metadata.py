@@ -127,7 +127,7 @@ def test_cli_content_front_matter(tmp_path: Path) -> None:
     assert "---\n\n# Alpha\n\nSome words" in md
 
 
-# -- issue 26 #6: structured authors first, nothing from the template, local files ----
+# -- structured authors first, nothing from the template, local files ----
 
 def _temex(*args: str, cwd: Path) -> Any:
     import os
@@ -184,7 +184,7 @@ def test_jsonld_author_reference_and_rel_author_come_first(tmp_path: Path) -> No
 
 
 def test_shared_blog_page_gets_its_jsonld_author() -> None:
-    """The page the issue saw: its share bar's label was the author."""
+    """A shared blog page whose share bar's label was once read as its author."""
     if DATA is None:
         pytest.skip("shared data not found (set TEMEX_DATA or put it at ../shared/data)")
     f = (DATA / "sites" / "digitalplant" / "www" / "digitalplant-my.com" / "en" / "blog"

@@ -1,4 +1,4 @@
-"""Runs of many pages as people expect them (issue 26 #5, #7, #10): a list of
+"""Runs of many pages as people expect them: a list of
 URLs (``extract -i``), failures counted and a "done with failures" exit
 status even under ``-q``, a refused non-page input, and Ctrl-C saying how to
 resume. Every test runs the real command in a subprocess; sites are served on

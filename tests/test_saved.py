@@ -150,7 +150,7 @@ def test_site_index_field_optional_and_versioned(saved, tmp_path):
 
 
 def test_signatures_match_the_plain_definition_on_shared_pages(data_dir) -> None:  # noqa: ANN001
-    """Issue 11: steps and repeated paths are hashed once per page; the
+    """Steps and repeated paths are hashed once per page; the
     signatures are still those of the definition (persisted in templates)."""
     from hashlib import blake2b
 

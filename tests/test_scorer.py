@@ -310,10 +310,10 @@ def test_training_reproduces_the_shipped_model(tmp_path: Path) -> None:
 
 @needs_data
 def test_page_level_keeps_code_blocks_and_falls_back_on_the_rules() -> None:
-    """Issue 23: a documentation article's code blocks (``pre``) are content.
+    """A documentation article's code blocks (``pre``) are content.
     The scorer alone keeps every code block of a hackingthe.cloud article
-    outside its training sample (``load_sites``' 40 pages), where the model
-    of issue 10 kept a fraction of such articles. Where the scorer keeps
+    outside its training sample (``load_sites``' 40 pages), where the first
+    learned model kept a fraction of such articles. Where the scorer keeps
     under ``page_fallback`` of the rules' characters (forced here) the rules
     choose."""
     from temex.content.rules import rule_signals

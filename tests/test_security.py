@@ -1,4 +1,4 @@
-"""The server's address guard, caps and concurrency limit (issue 6).
+"""The server's address guard, caps and concurrency limit.
 
 Only 127.0.0.1 is ever contacted: refused addresses are refused before any
 connection, which a recorder of socket connections checks.
@@ -62,7 +62,7 @@ EMBEDDED_V4 = ["2002:7f00:1::", "2002:a9fe:a9fe::", "2002:c0a8:101::1", "2002:a0
 @pytest.mark.parametrize("addr", EMBEDDED_V4)
 def test_guard_checks_ipv4_embedded_in_ipv6(addr, monkeypatch):
     """6to4, NAT64, IPv4-compatible/mapped/translated and Teredo addresses
-    lead to their embedded IPv4 host: a private one is refused (issue 13 #7)."""
+    lead to their embedded IPv4 host: a private one is refused."""
     rec = ConnectRecorder(monkeypatch)
     with pytest.raises(UrlRefused, match="refused"):
         check_url(f"http://[{addr}]/")
@@ -152,7 +152,7 @@ def _post_partial(base: str, headers: str, chunks: list[bytes]) -> bytes:
 
 @pytest.mark.parametrize("mode", ["content-length", "chunked"])
 def test_body_limit_is_enforced_while_the_body_streams(default_app, mode):
-    """A huge body is refused with 413 without reading it (issue 13 #3): the
+    """A huge body is refused with 413 without reading it: the
     body here is never finished, so a server that waits for it answers nothing."""
     part = b"[" + b" " * 4094 + b"\n"
     if mode == "content-length":
@@ -164,7 +164,7 @@ def test_body_limit_is_enforced_while_the_body_streams(default_app, mode):
 
 
 def test_deeply_nested_json_is_a_400(default_app):
-    """~14 KB of nested JSON: a clear 400, not a RecursionError 500 (issue 13 #8)."""
+    """~14 KB of nested JSON: a clear 400, not a RecursionError 500."""
     for body in (b"[" * 7000 + b"]" * 7000, b'{"url": ' + b"[" * 7000 + b"]" * 7000 + b"}"):
         status, _, raw = request("POST", f"{default_app}/api/extract", None,
                                  headers={"Content-Type": "application/json"}, data=body)
@@ -281,8 +281,7 @@ NAVIGATIONS = {
 def test_rendered_navigations_never_connect_to_refused_addresses(tmp_path):
     """With the guard on, nothing the rendered page does (frames, objects,
     form submits, meta refresh, location=, window.open, preconnect) opens a
-    TCP connection to a refused address: a listener there counts accepts
-    (issue 13 #5)."""
+    TCP connection to a refused address: a listener there counts accepts."""
     import socket
     import time
 

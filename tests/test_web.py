@@ -1,5 +1,5 @@
 """``temex serve`` end to end: the page in real headless Chromium, the JSON API,
-and rendering of JavaScript-built pages (issue 6).
+and rendering of JavaScript-built pages.
 
 Screenshots of each view are saved into the test's tmp dir; set
 ``TEMEX_SCREENSHOTS=docs/screenshots`` to (re)generate the committed ones.
@@ -282,7 +282,7 @@ def test_js_built_template_is_not_found_without_render(js_site):
 
 
 def test_no_template_found_is_a_page_level_answer(js_site, tmp_path, app_url):
-    """Issue 22 cause 5: a key page whose site shares no template (here its
+    """A key page whose site shares no template (here its
     menu is built by a script) gets the page-level main content, exit 0,
     with the reason on stderr, in the JSON report and in the job's events."""
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
@@ -354,7 +354,7 @@ def test_rendered_page_in_the_app_does_not_run_its_scripts(browser, js_site):
         page.close()
 
 
-# -- memory of finished jobs (issue 13 #1) ------------------------------------------
+# -- memory of finished jobs ------------------------------------------
 
 def test_finished_jobs_keep_outputs_not_pages(demo_site):
     """A finished job drops its parsed pages, model and exploration, keeps

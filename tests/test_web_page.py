@@ -1,4 +1,4 @@
-"""The page of ``temex serve`` as a person meets it (issue #12, points 11-14):
+"""The page of ``temex serve`` as a person meets it:
 the real ``temex serve --demo`` command, real headless Chromium.
 
 Screenshots go to the test's tmp dir; ``TEMEX_SCREENSHOTS=docs/screenshots``
@@ -179,7 +179,7 @@ def test_docs_screenshots_are_the_tests_screenshots() -> None:
         assert f"screenshots/{name}.png" in web, name
 
 
-# -- issue 26 #12: labels whole, no blocked scripts, code not broken mid-word --------
+# -- labels whole, no blocked scripts, code not broken mid-word --------
 
 _LONG = ["/articles/2024/how-to-keep-seeds-dry-through-a-long-wet-winter/",
          "/articles/2024/the-balcony-herb-garden-that-survives-the-wind/",

@@ -50,8 +50,8 @@ from temex.template.detectors import get_detector
 
 #: The parameter grid of the LOSO table: the offline pool (near-duplicate
 #: threshold, unlinked files of the key page's URL kind) and the detector's
-#: rules (issue 9: text-share evidence, digit runs, the rules inside the
-#: region and record lists; issue 22: site-named headings, query forms,
+#: rules (text-share evidence, digit runs, the rules inside the
+#: region and record lists; site-named headings, query forms,
 #: link types, named navigation, labels; round 2: blocks that moved).
 POOL_GRID = [dict(duplicate=dup, kind_files=kf) for dup in (None, 0.7) for kf in (False, True)]
 DETECTOR_GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=es is not None,

@@ -1,4 +1,4 @@
-"""Benchmark of live exploration (issue 3) on the shared sites.
+"""Benchmark of live exploration on the shared sites.
 
 For every site of ``$TEMEX_DATA/sites`` (default ../shared/data relative to the
 repository) and each of its key pages: serve the site on 127.0.0.1, run
@@ -11,7 +11,7 @@ and CS sizes. Prints markdown tables (per site and averages).
     .venv/bin/python -m bench.eval.bench_explore --loso [--n 3] [--sites NAME ...]
     .venv/bin/python -m bench.eval.bench_explore --subsets 40 [--sites NAME ...]
 
-``--loso`` (issue 9): every site's key pages are explored once per
+``--loso``: every site's key pages are explored once per
 exploration setting of ``EXPLORE_GRID`` (load budget, kind-first links, variant
 URLs last, near-duplicate threshold; default order, n = 3), then every
 detector point of ``bench_core.GRID`` is fitted on the same pages; prints per
@@ -83,7 +83,7 @@ def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
                           f"{statistics.fmean(len(r.cs) for r in res):.2f} |")
 
 
-#: Exploration settings of the ``--loso`` grid (issue 9): the load budget
+#: Exploration settings of the ``--loso`` grid: the load budget
 #: (``max_loads``, key page included), links of the key page's kind and
 #: folder first (``kind_first``), variant URLs last (``variants``), the
 #: near-duplicate threshold (``duplicate``), second-hop links of the key
@@ -94,9 +94,9 @@ EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=True, duplicate=dup, 
                      ancestors=an)
                 for ml in (4, 5) for kf in (0, 3) for dup in (None, 0.7) for sh in (0, None)
                 for an in (False, True)]
-#: Detector points of the live ``--loso`` grid: the rules of issue 22 (on /
-#: off) with the issue 9 parameters at their defaults, and the issue 9 rules
-#: off (the offline grid, ``bench_core.GRID``, varies them all).
+#: Detector points of the live ``--loso`` grid: the seventeen-site rules (on
+#: / off) with the candidate-choice parameters at their defaults, and the
+#: first region rules off (the offline grid, ``bench_core.GRID``, varies them all).
 LIVE_DETECTOR_GRID = [dict(evidence_share=es, record_share=rs, closure=cl, digits=es is not None,
                            site_title=st, query_forms=qf, link_types=lt, named_lists=nl,
                            labels=lb, moved=mv, kind_vote=kv)
@@ -159,7 +159,7 @@ def loso(data: Path, n: int, only: list[str] | None,
         loads: dict[str, list[int]] = {}
         for name, key, pages, gold, ld in cases.get(tuple(g[k] for k in ekeys), []):
             model = get_detector("vote", **params).fit(key, pages).model_
-            if not pages:  # what temex extract answers (issue 22 cause 5)
+            if not pages:  # what temex extract answers
                 page_level_fallback(model, "no page sharing its template was found")
             sc = score_nodes(model.template, gold)
             per[name] = per[name] + sc if name in per else sc
@@ -178,7 +178,7 @@ def loso(data: Path, n: int, only: list[str] | None,
 
     def pick(on: list[str]) -> int:
         # highest worst site, then mean, then fewest loads; a point whose mean
-        # loads exceed 4 or one site's 5 is not eligible (issue 9's budget)
+        # loads exceed 4 or one site's 5 is not eligible (the load budget)
         ok = [j for j in range(len(GRID)) if loads_of(results[j], on) <= 4.0
               and all(results[j][s][3] <= 5 for s in on if s in results[j])]
         return max(ok or range(len(GRID)),

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.eval.bench_markdown [--data DIR] [--datasets readability,wceb2025]
         [--limit N] [--write docs/CONTENT.md]
 
-WebMainBench (cited by issue 23: trafilatura 0.69 text, 0.13 code, 0.17 table)
+WebMainBench (its figures for trafilatura: 0.69 text, 0.13 code, 0.17 table)
 scores an
 extractor's Markdown per element type with an edit similarity against a gold
 Markdown. None of the development sets keeps its gold's structure (data

@@ -14,7 +14,7 @@ selectors (content_selector minus template_selector, :mod:`temex.evaluate`):
     (:func:`temex.batch.pipeline._fit_clusters`, default options), each page's
     nearest cluster's template text mask plus the site index of the sample.
 ``batch (main)``
-    the same with the rules as they were before issue 9/10's site-level
+    the same with the rules as they were before the site-level
     changes (``own_records=0``, ``repeat_share=0``, ``own_title=False``).
 ``trafilatura``
     ``trafilatura.extract(html)`` (the bench extra; skipped when missing).
@@ -26,7 +26,7 @@ for each site, the candidate that maximises the worst margin over
 scored on the site left out. With ``--content`` only candidates that keep the
 same batch path on the news content datasets (big9, CleanPortalEval, Dragnet:
 each site's sample of 24 fitted as ``temex batch`` does, every page scored
-against its gold) within ``--content-tol`` of the rules before issue 9/10's
+against its gold) within ``--content-tol`` of the rules before the site-level
 changes take part: the hold-out has news sites too.
 
 Run from a clone::

@@ -8,7 +8,7 @@ page model) less the blocks whose text repeats on the site's other pages, and
 the rules' with site evidence. The page level's is kept unless it holds less
 than ``x`` of the characters of the rules'; then both together
 (:func:`temex.content.extract.site_page_blocks`). ``x`` = 0 is the rules alone
-(before issue 10's second pass).
+(as before the site level read the page scorer).
 
 Groups: the four content datasets (the site index of each site folder, as
 ``bench_content.py``; the page level by the grouped-CV fold model that never

@@ -1,4 +1,4 @@
-"""Where the CPU of ``temex batch -j 1`` goes, step by step (issue 24).
+"""Where the CPU of ``temex batch -j 1`` goes, step by step.
 
 Runs :func:`temex.batch.pipeline.run_batch` in process (one worker) over the
 content datasets of ``../shared/data/content`` (or ``$TEMEX_DATA/content``) with

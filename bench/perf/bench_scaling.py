@@ -1,11 +1,11 @@
-"""Batch scaling over workers (issue 11): one 1,000-page site and many small
+"""Batch scaling over workers: one 1,000-page site and many small
 sites, ``temex batch`` on the local pool and on Dask with 1, 2, ... workers.
 
 The collection is built from shared pages: one big site (the pages of one
 big9 site copied until ``--big`` pages, each copy a new file) plus the small
 sites of big9, CleanPortalEval and Dragnet. Prints wall seconds, pages/s and
 the speed-up over 1 worker; ``--chunk`` sets the records per task of the big
-site (``--chunk 0``: one task per site, as before issue 11).
+site (``--chunk 0``: one task per site, as before big sites were split).
 
 Run: ``.venv/bin/python -m bench.perf.bench_scaling [--workers 1 2 4] [--engines local dask]``.
 """

@@ -1,5 +1,5 @@
 """Speed of every temex path as a ratio to the Lexbor parse of the same pages,
-measured side by side in one run (issue 11).
+measured side by side in one run.
 
 Pages: the content datasets big9, CleanPortalEval and Dragnet of
 ``../shared/data/content`` (or ``$TEMEX_DATA/content``); the batch rows run on
@@ -14,7 +14,7 @@ Rows:
 
 * Lexbor parse: ``LexborHTMLParser(text)`` of the decoded page (the unit).
 * ``temex.parse``: bytes to :class:`~temex.page.dom.Document` (decoding included).
-* old builder: the builder before issue 11 (``tests/_reference_dom.py``), same bytes.
+* old builder: the builder before the one-pass builder (``tests/_reference_dom.py``), same bytes.
 * page content: ``parse`` + :func:`temex.content.extract.extract_content` + text.
 * fitted-site content: ``parse`` + :func:`temex.content.extract.main_content`
   under the site's saved template (fitted on its first 5 pages, with the site
@@ -140,7 +140,7 @@ def page_paths(all_sites: list[list[Path]], repeat: int) -> dict[str, tuple[floa
                      "page content (parse + extract_content + text)":
                          lambda b: extract_content(parse(b)).text()}
             if reference_flatten is not None:
-                paths["old builder (before issue 11)"] = old_parse
+                paths["old builder (before the one-pass builder)"] = old_parse
             if saved is not None:
                 paths["fitted-site content (parse + main_content + text)"] = \
                     lambda b, s=saved: main_content(s, parse(b)).text()

@@ -1,4 +1,4 @@
-"""Where the crawl's written pages lose text (issue 25, item 5): for each
+"""Where the crawl's written pages lose text: for each
 written page, every gold token is put in one class by the element holding
 it, so that a low F1 is charged to the part of temex that made it:
 

@@ -1,5 +1,5 @@
 """The compiled kernel against the pure-Python path on every shared page
-(issue 24; tests/test_kernel.py does every 7th page).
+(tests/test_kernel.py does every 7th page).
 
 Per page of ``../shared/data`` (sites and content datasets), both paths in
 one process: the Document arrays, the element addresses, the page-level main content (kept blocks,

@@ -17,7 +17,7 @@ shared sites where the content datasets' gold drops comments.
 Prints token F1 (mean over pages) per content set, the mean over the shared
 sites, the worst site, and the sites that moved by more than 0.002. A
 mechanism pays when turning it off lowers a set or a site; one to delete
-would raise them (the rule of the generalisation issue: judged by the worst
+would raise them (the rule of the content model's generalisation: judged by the worst
 left-out group). About 5 minutes on 2 cores (13 runs of 2,619 pages).
 """
 

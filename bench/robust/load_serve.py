@@ -1,4 +1,4 @@
-"""Bounded load test of ``temex serve`` on loopback (docs/WEB.md, issue 13).
+"""Bounded load test of ``temex serve`` on loopback (docs/WEB.md).
 
 Builds a site of ``--pages`` pages of about ``--page-kb`` KB each (a shared
 menu and footer, then ``<div><p>`` items), serves it on 127.0.0.1, starts

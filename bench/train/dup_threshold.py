@@ -1,6 +1,6 @@
 """How near must two pages' texts be for ``temex crawl`` to call one a
 duplicate of the other? The measurement behind ``near_dup_resemblance``
-(issue 25; docs/journal/2026-11-25-crawl-duplicates-the-threshold.md).
+(docs/journal/2026-11-25-crawl-duplicates-the-threshold.md).
 
 Per shared site: the crawl of :mod:`crawl_check` with ``dedupe=False`` (every
 page written, its main text kept). For every pair of pages (earlier, later in

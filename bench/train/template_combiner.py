@@ -1,4 +1,4 @@
-"""Learned per-node combiner against the hand rules, leave one site out (issue 9).
+"""Learned per-node combiner against the hand rules, leave one site out.
 
     .venv/bin/python -m bench.train.template_combiner [--data DIR] [--n 4]
 

@@ -186,7 +186,7 @@ def _index_warc(p: Path, counts: dict[str, int]) -> Iterator[Entry]:
         # A page record is yielded once the bytes after it are known to be the
         # next record: when they are not, its Content-Length is too short (or
         # data was inserted after it) and that record is the one reported,
-        # once, with the bytes that follow it (issue 13 #9).
+        # once, with the bytes that follow it.
         pending: Entry | None = None
         blamed: Entry | None = None
         while 0 <= start < size:

@@ -196,7 +196,7 @@ def _run_url(args: argparse.Namespace, url: str, line: Any) -> UrlResult:
     try:
         return extract_url(opts, limits, progress)
     except NoTemplateFound as e:
-        # an answer instead of an error (issue 22 cause 5): the page level
+        # an answer instead of an error: the page level
         from ..content.fallback import fallback_from
 
         result = Result(fallback_from(e), e.exploration, opts)

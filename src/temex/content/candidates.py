@@ -16,7 +16,7 @@ every page, so neither the mask nor the site's counts hold them.
 
 Source: the text-equality evidence of TeMex/ETDM (temex.template.detectors)
 without the mapping, counted once per site (:class:`SiteIndex`); the
-``repeat_share`` revision under a template mask is issue 9's. Cost: O(n) per
+``repeat_share`` revision under a template mask is ours. Cost: O(n) per
 page once the site's block texts are counted.
 """
 

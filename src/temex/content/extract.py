@@ -110,7 +110,7 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         chosen = [b for b in chosen if b not in drop]
     elif cand.masked:
         # the rules keep one main subtree; a thread beside the article is
-        # added (comments are content by the data convention, issue 22)
+        # added (comments are content by the data convention)
         chosen = sorted(set(chosen) | comment_thread(doc, cand.blocks, chosen, cand.boiler))
     reason = "" if chosen else "every text block is boilerplate"
     return Content(doc, cand.blocks, chosen, region, reason, stats)
@@ -271,7 +271,7 @@ def site_page_blocks(chars: Sequence[int], page: Sequence[int], rules: Sequence[
 def _site_page_choice(doc: Document, blocks: Blocks, boiler: Sequence[bool],
                       rules: list[int], region: int, params: ContentParams,
                       models: dict[str, Any] | None) -> tuple[list[int], int, dict[str, Any]]:
-    """Site level without a template mask (issue 10): the page scorer's
+    """Site level without a template mask: the page scorer's
     choice, less the site's repeated text, unless it keeps less than
     ``site_page`` of the characters the rules with site evidence keep
     (``rules``): then both, the rules' blocks and the scorer's.

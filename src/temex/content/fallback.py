@@ -1,4 +1,4 @@
-"""The page-level fallback of template extraction (issue 22 cause 5).
+"""The page-level fallback of template extraction.
 
 When no page sharing the key page's template can be found (a page that links
 nowhere, a site whose other pages all fail, a folder without other pages),

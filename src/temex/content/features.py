@@ -18,7 +18,7 @@ Source: the shallow text features of Kohlschütter, Fankhauser and Nejdl 2010
 ("Boilerplate detection using shallow text features", WSDM: words, link
 density, their neighbours' values) and the stacked context of Dragnet
 (Peters and Lecocq 2013, "Content extraction using diverse feature sets",
-WWW); the selection of features is ours (issue 10, docs/CONTENT.md).
+WWW); the selection of features is ours (docs/CONTENT.md).
 
 Cost: O(n + w) per page: one pre-order pass over ``<body>`` for ancestors
 and names, one pass of subtree sums, one pass over the blocks' words. When

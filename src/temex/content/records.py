@@ -11,8 +11,8 @@ author box, the date, "Reply").
 
 Source: the record lists of MDR / DEPTA (Liu, Grossman and Zhai 2003,
 "Mining data records in Web pages": alike adjacent sibling subtrees) reduced
-to same tag and classes; the teaser rule is ours (issue 4), the own-records
-rule too (issue 9, cause 3; the gold convention of ../shared/data: posts,
+to same tag and classes; the teaser rule is ours, the own-records
+rule too (the gold convention of ../shared/data: posts,
 rows and products are content).
 
 Cost: O(n) per page for the teaser mask (subtree sums, one pass over the
@@ -45,7 +45,7 @@ def teaser_records(doc: Document, blocks: Blocks, max_chars: int, max_ld: float,
     (linked title, author name), and fewer than ``max_chars`` characters
     (lists of related stories, comment threads); never the anchor's ancestors.
 
-    With ``strict`` (our revision, issue 11; the template-mask path) the
+    With ``strict`` (our revision; the template-mask path) the
     siblings counted must be teasers too (at least 2 blocks, a link, fewer
     than ``max_chars`` characters). A short page's own text sits in a
     ``div`` among the ``div`` wrappers of its breadcrumb, byline and title
@@ -124,15 +124,15 @@ def _headed(doc: Document) -> list[tuple[int, list[int]]]:
 
 def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor: int,
                  share: float, named: Sequence[bool] | None = None) -> list[bool]:
-    """Mask of elements inside the page's *own records* (issue 9, cause 3:
-    "sibling records whose text is mostly page-specific are content"; the
+    """Mask of elements inside the page's *own records* (the
+    rule "sibling records whose text is mostly page-specific are content"; the
     gold convention of ../shared/data: posts of a topic, rows of a listing,
     products of a category are the page's content).
 
     Records: at least 3 siblings with the same tag and classes (the classes
     most of the tag's siblings share: :func:`temex.page.rows.row_groups`), each holding
     at least 2 blocks, or each one block with a link (a listing's one-line
-    row: a date and a linked title; issue 25: category pages of a blog lost
+    row: a date and a linked title; category pages of a blog lost
     every row) where that list alone holds ``share`` of the page-specific
     text, none holding more than half of the list's text (so
     that a page's header / main / footer wrappers are no list), with one

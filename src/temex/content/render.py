@@ -10,7 +10,7 @@
     and the class ``template_kind`` added as well to the template elements of
     the page kind (inside the content region: pagination, share bars, comment
     forms); ``.template_node:not(.template_kind)`` selects the site-wide
-    template alone (issue 9, two levels).
+    template alone (two levels).
 ``content`` / ``markdown`` / ``html``
     The page's main content (:mod:`temex.content.extract`: the non-template part,
     narrowed to the main block), one block per line, as Markdown, or as HTML.
@@ -201,7 +201,7 @@ def report(model: TemplateModel, *, include_paths: bool = True) -> dict[str, Any
                     break
                 paths.append(p)
         out["template_paths"] = paths
-        # Two levels (issue 9): the page-kind template's roots; the rest of
+        # Two levels: the page-kind template's roots; the rest of
         # the template is site-wide.
         kind = model.kind_template
         out["kind_template_roots"] = [

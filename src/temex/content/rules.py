@@ -1,4 +1,4 @@
-"""The rules' verdicts on a page's blocks (issue 4): link density, negative
+"""The rules' verdicts on a page's blocks: link density, negative
 names, records, region and title, and the blocks they keep.
 
 Idea: a block is boilerplate when the site repeats it (candidates stage),
@@ -15,7 +15,7 @@ template mask or ``ContentParams(scorer=False)``, the choice itself.
 Source: link density after Kohlschütter, Fankhauser and Nejdl 2010
 ("Boilerplate detection using shallow text features", WSDM; the
 ``> 0.5`` of a block's characters inside ``<a>``); names, anchor and records
-are ours (issues 4, 9, 11; measured in docs/CONTENT.md). Cost: O(n) per page
+are ours (measured in docs/CONTENT.md). Cost: O(n) per page
 (a few passes over the elements of ``<body>``), plus the own-records test.
 """
 
@@ -120,7 +120,7 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     ``good`` block with the most non-link text, each negatively named
     ancestor dividing its weight by 4: the article body's, whatever its
     wrapper is called), nor an element of ``records`` (the page's main
-    records: a name never drops them, issue 25: a shop's product grid in a
+    records: a name never drops them, a shop's product grid in a
     ``div.sidebar-hidden``). With ``anchors`` (site evidence: the rules
     choose), an id that is its heading's slug on a page whose headings all
     have one names no part (:func:`temex.page.names.without_anchor_ids`:
@@ -170,7 +170,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     ``chosen`` blocks. ``boiler[b]`` is the site-level verdict for block
     ``b``; ``template[b]`` (given only with site evidence) its template
     verdict, which turns the own-records rule on. ``masked`` (a template
-    mask was applied: the batch path, issue 11) turns on three revisions:
+    mask was applied: the batch path) turns on three revisions:
     the title heading's nested blocks with the zone between it and the
     main text (:func:`~.title.title_zone`), teaser lists of teasers only
     (``teaser_records(strict=True)``) and the linked lines between the

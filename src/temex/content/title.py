@@ -14,9 +14,10 @@ site's menus and listings show its pages' titles, so that heading "repeats"
 on other pages).
 
 Source: the detector's head zone (:func:`temex.template.detectors.rules.head_zone`)
-applied per page; the title rule is issue 4's, the zone rules issue 11's
-(docs/CONTENT.md, docs/BATCH.md). Cost: O(blocks) for the title, O(region
-end) for the zones.
+applied per page; the title rule and the zone rules are ours
+(docs/CONTENT.md;
+docs/journal/2026-11-23-batch-content-of-unseen-pages-the-title.md). Cost:
+O(blocks) for the title, O(region end) for the zones.
 """
 
 from __future__ import annotations
@@ -161,7 +162,7 @@ def title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequ
                 region: int, template: Sequence[bool] | None, ld_ok: Sequence[bool],
                 named: Sequence[bool]) -> list[int]:
     """Blocks to add to ``chosen`` for the page's title heading and the zone
-    under it (our addition, issue 11; the batch path: a template mask).
+    under it (our addition; the batch path: a template mask).
 
     *Heading*: the first ``h1`` element holding a kept block before the end
     of the main block ``region`` (else the first ``h2`` before it); every

@@ -1,5 +1,5 @@
 """``temex crawl URL``: a whole site to clean Markdown, its template removed
-once per template (issue 15; docs/CRAWL.md).
+once per template (docs/CRAWL.md).
 
 Two halves: :mod:`~temex.crawler.fetch` walks the site politely from a
 SQLite frontier (:mod:`~temex.crawler.state`) and stores every body under

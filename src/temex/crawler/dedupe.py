@@ -1,4 +1,4 @@
-"""Duplicate pages of a crawl, proven on their main text (issue 25).
+"""Duplicate pages of a crawl, proven on their main text.
 
 A page is recorded as a duplicate of an earlier page only with a proof
 stated in the index:

@@ -46,8 +46,8 @@ __all__ = ["SITES", "Page", "group_of", "labels_for", "load", "load_sites", "pag
 _SRC = Path(__file__).resolve().parents[1]
 
 #: Pages per shared site in the page model's training (``--sites``) and in
-#: ``--loso-sites`` (a fixed random sample; each site its own group). Issue 23:
-#: on, with the six content datasets (docs/CONTENT.md).
+#: ``--loso-sites`` (a fixed random sample; each site its own group). On,
+#: with the six content datasets (docs/CONTENT.md, "The model").
 SITES = 40
 _PARAMS = ContentParams()
 _SUFFIX = {"com", "org", "net", "co", "uk", "au", "gov", "edu", "mil", "ac", "info", "us",

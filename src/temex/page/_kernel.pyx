@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, infer_types=False
-"""The compiled kernel of the page layer (issue 24): reads the tree that
+"""The compiled kernel of the page layer: reads the tree that
 selectolax's Lexbor parser built, by address (``LexborNode.mem_id``), in C.
 
 It calls no Lexbor function and includes no Lexbor header: the few struct

@@ -1,5 +1,5 @@
 """The compiled kernel (``temex.page._kernel``), used only when it can be
-trusted (issue 24).
+trusted.
 
 The kernel reads selectolax's Lexbor tree by address with struct layouts
 declared in temex's own source (``_kernel.pyx``), so it is used only when

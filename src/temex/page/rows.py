@@ -1,4 +1,4 @@
-"""Candidate record lists of a page and their keys (issue 25, cause 2).
+"""Candidate record lists of a page and their keys.
 
 A list of records is at least 3 siblings of one tag and classes, each holding
 2 text blocks or more, or each one linked block (a listing's one-line row).

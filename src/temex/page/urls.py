@@ -1,6 +1,6 @@
 """URL kinds: a URL with its variable parts abstracted, so that the pages of
 one kind (the posts of a blog, the topics of a forum, the messages of an
-archive) share one pattern (issue 9). Used to choose candidate pages of the
+archive) share one pattern. Used to choose candidate pages of the
 key page's kind (:mod:`temex.site.pool`, :mod:`temex.site.explore`), to
 tell series navigation, links to the neighbouring pages of the key page's
 own kind (:func:`temex.template.detectors.rules.head_zone`), and to tell
@@ -19,8 +19,8 @@ _HASHLIKE = re.compile(r"(?i)\b(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b")
 
 
 def url_pattern(path: str) -> str:
-    """A URL path (or mirrored file path) with its variable parts abstracted
-    (issue 9): hash-like hex runs become ``*``, digit runs ``#``, a slug
+    """A URL path (or mirrored file path) with its variable parts abstracted:
+    hash-like hex runs become ``*``, digit runs ``#``, a slug
     segment (three or more words joined by ``-``) ``*`` (its extension
     kept), query values ``*``: ``showthread.php?t=4331`` and
     ``showthread.php-t=5888.html`` give the pattern of their kind,

@@ -28,8 +28,8 @@ Departures:
   loaded is skipped, and links are matched through redirects;
 * a page whose text is a near-duplicate of the key page
   (:func:`temex.site.duplicates.is_copy`: the same page under another URL, a
-  variant of one product, a list embedding the key page) is skipped (issue
-  9): it would vote the key page's own content into the template. The
+  variant of one product, a list embedding the key page) is skipped: it
+  would vote the key page's own content into the template. The
   template's text is estimated from the key page and the pages kept (text
   in two or more of them), but only copies *of the key page* are skipped: a
   page sharing text with another candidate and not with the key page cannot
@@ -59,7 +59,7 @@ Progress = Callable[[str, str, int, int], None]
 
 
 class Discover(Protocol):
-    """Second-hop links (issue 9): called on each page kept, returns URLs
+    """Second-hop links: called on each page kept, returns URLs
     not linked from the key page to try next (they go to the front of the
     queue); while ``wanting`` is true pages are loaded one at a time, so
     that what one page yields decides the next load
@@ -93,7 +93,7 @@ class CSResult:
     held : dict of str to Document
         Near-duplicates of the key page that the key page holds (its
         chapters when it is a print view), kept for the fallback when too
-        few pages are found (issue 22).
+        few pages are found.
     """
 
     cs: list[str] = field(default_factory=list)
@@ -170,7 +170,7 @@ async def find_cs(key: Document, order: Sequence[str], load: Loader, *, n: int =
     discover : Discover, optional
         Second-hop links: URLs it returns for a kept page are explored next
         and count as reachable (a departure from Alg. 2, whose candidates
-        are the key page's links only; issue 9: a wiki page or a forum
+        are the key page's links only; a wiki page or a forum
         listing that links no page of its kind is compared with the
         siblings its parent page lists). Loads are sequential while it is
         ``wanting``.

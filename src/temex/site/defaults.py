@@ -8,7 +8,7 @@ __all__ = ["DEFAULT_MAX_LOADS", "DEFAULT_N", "ORDERS"]
 #: CS size sought by default (chosen by measurement: docs/EXPLORATION.md).
 DEFAULT_N = 3
 #: Most pages requested by default, key page included: ``DEFAULT_N + 1``
-#: (issue 9: mean loads <= 4 counting every request; an incomplete CS is
+#: (mean loads <= 4 counting every request; an incomplete CS is
 #: filled from the pages loaded, and a budget of 5 gave the same F1 on every
 #: shared site; chosen leave-one-site-out, docs/EXPLORATION.md).
 DEFAULT_MAX_LOADS = DEFAULT_N + 1  # the key page and n more

@@ -1,4 +1,4 @@
-"""Near-duplicate candidate pages (issue 9).
+"""Near-duplicate candidate pages.
 
 The same page under another URL (session ids, sort or order parameters, a
 second URL of one list), variants of one product, or a listing that embeds a
@@ -40,7 +40,7 @@ __all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_p
 _T = TypeVar("_T")
 
 #: Containment of page-specific shingles from which two pages are copies.
-#: Chosen leave-one-site-out with the other issue 9 parameters
+#: Chosen leave-one-site-out with the other candidate-choice parameters
 #: (docs/EVALUATION.md).
 DEFAULT_DUPLICATE = 0.7
 
@@ -233,7 +233,7 @@ def variants_last(items: Iterable[_T], key_url: str, url: Callable[[_T], str],
                   same_page: bool = False) -> Iterator[_T]:
     """``items`` with the variants of the key page or of an earlier item
     (:func:`variant_urls` on ``url(item)``: one product's colours and sizes)
-    moved to the end, order otherwise kept (issue 9: loaded, they are
+    moved to the end, order otherwise kept (loaded, they are
     near-duplicates of the key page and waste a load or a place each).
     With ``same_page``, an item whose URL is the key page's or an earlier
     item's once session-id and sorting parameters are dropped

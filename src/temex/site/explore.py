@@ -1,5 +1,5 @@
 """Explore a live site from one URL: the key page plus a few pages sharing
-its template (TeMex, issue 3).
+its template (TeMex).
 
 ``explore(url)`` loads the key page, orders its links (menu-first by default,
 :mod:`temex.site.menus`; ``order="paper"`` for the hyperlink paper's Alg. 1 alone),
@@ -49,15 +49,15 @@ __all__ = [
 
 #: Links of the key page's own kind (:func:`temex.page.urls.url_pattern`),
 #: then of its folder (:func:`sibling_pattern`), moved to the front of the
-#: link order (issue 9): a product is best compared with products, a
+#: link order: a product is best compared with products, a
 #: collection with collections. Chosen leave-one-site-out among 0 and 3 with
 #: ``variants`` (docs/EXPLORATION.md, ``bench/eval/bench_explore.py --loso``).
 DEFAULT_KIND_FIRST = 3
 #: Variants of one page (:func:`temex.site.duplicates.variant_urls`) go last.
 DEFAULT_VARIANTS = True
 #: Links to the key page's ancestors in its URL path (the site's home page,
-#: the listing of its section: hubs of another kind) go last (issue 22
-#: cause 1; :func:`ancestors_last`).
+#: the listing of its section: hubs of another kind) go last
+#: (:func:`ancestors_last`).
 DEFAULT_ANCESTORS_LAST = True
 #: Second hop of leaf key pages (:class:`SecondHop`, :func:`kin_pages`):
 #: a key page linking fewer pages (after :func:`distinct_links`) than the
@@ -84,10 +84,10 @@ class Exploration:
     cs : list of str
         The CS pages' URLs as linked from the key page.
     filled : list of str
-        URLs of the loaded pages added to an incomplete CS (issue 9: a
+        URLs of the loaded pages added to an incomplete CS (a
         loaded page is not wasted because it is not linked both ways).
     why : dict of str to str
-        Why each compared page was a candidate (issue 22), in the order of
+        Why each compared page was a candidate, in the order of
         the link rule: ``kind`` (the key page's URL kind), ``sibling`` (its
         folder), ``second hop`` (linked from a page loaded on the way),
         ``linked`` (the key page's other links); `` (filled)`` when it was
@@ -171,7 +171,7 @@ def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
     :func:`folder_page_beside`), as the offline pool does
     (:mod:`temex.site.pool`). A departure from the
     hyperlink paper's Alg. 1 (sortLinks), which orders by link relevance
-    only (issue 9: a product is best compared with products). A variant put
+    only (a product is best compared with products). A variant put
     last by :func:`variants_last` still comes forward when its kind has
     fewer than ``k`` other links."""
     if k <= 0:
@@ -215,7 +215,7 @@ def ancestors_last(links: list[Link], key_url: str) -> list[Link]:
     place (:func:`folder_page_beside`: ``/list/`` beside ``/list/date.html``
     is a sibling, the rule of the offline pool).
 
-    Issue 22 cause 1, our addition to the hyperlink paper's Alg. 1: the
+    Our addition to the hyperlink paper's Alg. 1: the
     home page and the section's listing are linked from every page's menu
     and breadcrumb and were loaded first, yet they are hubs of another
     kind, often with a layout of their own (a landing page without the
@@ -254,7 +254,7 @@ class SecondHop:
     """Links of the key page's kind, then of its folder, found on the pages
     loaded, up to ``quota`` of them (:class:`temex.site.candidates.Discover`).
 
-    Issue 9, our addition to the papers (their candidates are the key
+    Our addition to the papers (their candidates are the key
     page's links only, hyperlink paper §3.3, ETDM §4.1): a page deep in a
     site often links to few pages of its own kind (a wiki page links its
     course page and the home page, a sub-forum its parent forum), so the
@@ -304,7 +304,7 @@ class SecondHop:
 def variants_last(links: list[Link], key_url: str) -> list[Link]:
     """``links`` with variants of the key page or of an earlier link
     (:func:`temex.site.duplicates.variant_urls`: one product's colours and
-    sizes) moved to the end, order otherwise kept (issue 9: loaded, they are
+    sizes) moved to the end, order otherwise kept (loaded, they are
     near-duplicates and waste a load each). The shared rule,
     :func:`temex.site.duplicates.variants_last` (the offline pool uses it
     too). O(L)."""
@@ -328,7 +328,7 @@ def kin_pages(key_url: str, pages: dict[str, Document], n: int) -> list[str]:
     Used for a leaf key page when :class:`SecondHop` brought pages: the hub
     pages loaded on the way (its course or forum page, the home page) are
     pages of another kind, and voting with them costs the key page's
-    kind-level chrome (issue 9 cause 2); the offline pool compares such a
+    kind-level chrome; the offline pool compares such a
     page with its siblings the same way (:mod:`temex.site.pool`)."""
     kind, sib = url_kind(key_url), sibling_pattern(key_url)
     return [u for u, d in pages.items()
@@ -338,7 +338,7 @@ def kin_pages(key_url: str, pages: dict[str, Document], n: int) -> list[str]:
 def distinct_links(links: list[Link], key_url: str | None) -> list[Link]:
     """``links`` without the key page and without second URLs of one page:
     URLs equal once session-id and sorting parameters are dropped
-    (:func:`temex.site.duplicates.normalise_url`, issue 9) count once, the
+    (:func:`temex.site.duplicates.normalise_url`) count once, the
     first in document order."""
     seen = {normalise_url(key_url)} if key_url else set()
     out = []
@@ -451,7 +451,7 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     kind_first : int
         How many links of the key page's kind (same
         :func:`temex.page.urls.url_pattern`), then of its folder, go first
-        (issue 9: a product is best compared with products, a topic with
+        (a product is best compared with products, a topic with
         topics; see ``DEFAULT_KIND_FIRST`` and :func:`kind_front`).
     fill : bool
         When no ``n``-CS is found, add the other loaded pages most like the

@@ -9,7 +9,7 @@ so that results are reproducible:
    DIR, ``/dir/`` to ``/dir/index.html``, fragments and queries dropped; links
    to the key page itself and outside DIR ignored): first the pages of the key
    page's *kind* (the same :func:`url_pattern`: digits, hashes and query
-   values abstracted, issue 9), then the *siblings*, pages whose URL has the
+   values abstracted), then the *siblings*, pages whose URL has the
    same parent as the key page's (``/blog/a/`` and ``/blog/b/``) and, for a
    key page that is a file (``date.html``), the folder's own index file
    beside it (``index.html``: a flat archive's one listing among hundreds of
@@ -29,7 +29,7 @@ so that results are reproducible:
    of one product) and the pool refilled from the next files; when fewer
    than ``n`` distinct pages remain, pages whose text the key page holds
    (the chapters of a print view, a listing's sub-listings) come back, last
-   (issue 22: a print view of a whole book had no page left to compare);
+   (a print view of a whole book had no page left to compare);
 5. of the first ``pool_size`` distinct usable pages (default ``2n + 2``), the ``n`` most
    similar in structure to the key page are compared (:func:`similarity`:
    Jaccard index of the tag.class vocabularies of the two bodies; ties keep
@@ -265,8 +265,8 @@ def near_best(similarities: Sequence[float], gap: float | None = KIND_GAP) -> li
     where the URL cannot tell it (a flat archive's ``date.html`` and
     ``index.html``): a page sharing half the vocabulary of the best one
     shares its template less than the best one does, and a vote that counts
-    it can only lose the chrome the key page shares with its own kind
-    (issue 22 cause 1). Our addition: the hyperlink paper (§3.3) compares
+    it can only lose the chrome the key page shares with its own kind. Our
+    addition: the hyperlink paper (§3.3) compares
     the complete subdigraph's pages whatever their structure. O(k)."""
     if not similarities or gap is None:
         return list(range(len(similarities)))

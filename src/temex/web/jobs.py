@@ -89,7 +89,7 @@ class OutputFailed(Exception):
 class Job:
     """One job. When it finishes, its outputs and the base of its views are
     rendered once and kept zlib-compressed with the summary; the parsed pages,
-    the model and the exploration are dropped (issue 13 #1: a finished job
+    the model and the exploration are dropped (a finished job
     holds what its outputs need, not its pages)."""
 
     id: str
@@ -235,7 +235,7 @@ class JobManager:
             try:
                 result = self._runner(job.options, self.limits, job.add_event)
             except NoTemplateFound as e:
-                # an answer instead of an error (issue 22): the page level
+                # an answer instead of an error: the page level
                 from ..content.fallback import fallback_from
 
                 result = UrlResult(fallback_from(e), e.exploration, job.options)

@@ -3,7 +3,7 @@
 A :class:`PageSource` turns a URL into a :class:`FetchResult`. Implementations
 (``HttpSource`` for the live web, ``MirrorSource`` for a folder on disk) never
 raise for a page that cannot be had: the result carries a one-line ``error``
-instead, so an exploration goes on with the other pages (issue 3).
+instead, so an exploration goes on with the other pages.
 
 Counters: ``n_loads`` counts pages obtained (a usable HTML body, from the
 network, the disk cache or the mirror), ``n_network`` the bodies fetched over

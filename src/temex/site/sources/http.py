@@ -1,6 +1,6 @@
 """HttpSource: pages from the live web with asyncio + aiohttp.
 
-Politeness and safety, as issue 3 asks:
+Politeness and safety:
 
 * a clear User-Agent (``temex/<version> (+template extraction)``);
 * robots.txt obeyed by default (protego; RFC 9309: 4xx = no rules, 5xx or
