@@ -413,7 +413,7 @@ def test_bench_commands_in_docs_run_from_a_clone() -> None:
         for m in re.finditer(r"(\S+)\s+(?:-m\s+)?bench[./](\w+(?:[./]\w+)*)", text):
             if "python" in m.group(1):
                 name = re.sub(r"\.py$", "", m.group(2)).replace("/", ".")
-                found.append((doc.name, " ".join(m.group(0).lstrip("`").split()), name))
+                found.append((doc.name, " ".join(m.group(0).lstrip("(`").split()), name))
     assert {name.rsplit(".", 1)[-1] for _, _, name in found} >= {
         "bench_core", "bench_explore", "bench_batch", "bench_content", "sweep"}
     for doc, written, _ in found:

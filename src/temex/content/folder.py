@@ -11,9 +11,9 @@ Two passes, one page in memory at a time (:func:`iter_folder`): the index
 keeps only the block texts' counts, and each page is parsed again when its
 content is taken and let go once it is given out. Holding every parsed page
 for the second pass cost about 0.6 MB a page (1.9 GB for a folder of 3,300
-pages); parsing twice costs one Lexbor parse more a page (docs/CONTENT.md,
-"Folder mode"). ``etdm`` keeps the pages: each is compared with its most
-similar pages of the folder.
+pages); parsing twice costs one Lexbor parse more a page
+(docs/journal/2026-11-22-content-folder-mode.md). ``etdm`` keeps the pages:
+each is compared with its most similar pages of the folder.
 
 Mixed templates (big9 sites mix 2005–2017 layouts): repeated text is
 template-specific, so one index over the whole folder serves every layout;

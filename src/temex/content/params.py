@@ -51,23 +51,24 @@ class ContentParams:
     #: trained on news and blog pages, collapses on pages unlike them (it kept
     #: a fraction of documentation articles); a choice far smaller than the
     #: rules' dense region is that failure, not a finer cut. Measured on the
-    #: four content datasets and 40 pages of each shared site (docs/CONTENT.md,
-    #: "Page level: the rules as a fallback"): 0.3 changes no dataset by more
+    #: four content datasets and 40 pages of each shared site
+    #: (docs/journal/2026-11-23-content-page-level-the-rules-as-a.md): 0.3 changes no dataset by more
     #: than +0.001 and lifts the documentation sites by 0.09-0.20; 0 turns it off.
     page_fallback: float = 0.3
     #: Page level: a scorer's region whose blocks all sit in one list of
     #: alike records (a thread's posts, a listing's rows) is widened to the
     #: list, whose blocks are kept from this probability on
     #: (:func:`temex.content.region.list_region`); 0: off. Chosen leaving
-    #: one content set out, by grouped cross-validation (docs/CONTENT.md,
-    #: "A region inside a list is the list").
+    #: one content set out, by grouped cross-validation
+    #: (docs/journal/2026-11-26-content-a-region-inside-a-list-is.md).
     list_region: float = 0.2
     #: Page level: a scorer's region under the page's ``<main>`` (or
     #: ``role="main"``) element that keeps under half of the characters the
     #: main element holds from this probability on is widened to it
     #: (:func:`temex.content.region.main_region`); 0: off. Chosen leaving
-    #: one content set out, by grouped cross-validation (docs/CONTENT.md,
-    #: "The page's main element").
+    #: one content set out, by grouped cross-validation
+    #: (docs/journal/2026-11-26-content-a-region-inside-a-list-is.md, "the page's
+    #: main element").
     main_region: float = 0.2
     #: Page level, where the page declares no ``<main>``: an element with
     #: this many ``<section>`` children or more is its main element for
@@ -187,9 +188,9 @@ class ContentParams:
     #: repeated text. A talk's title and speaker are on the schedule and the
     #: speaker's page too, a chapter's headings in the book's table of
     #: contents; with two pages enough, folder mode emptied such pages.
-    #: Chosen leaving one site out over 0, 0.1, 0.2, 0.3 (docs/CONTENT.md,
-    #: "Folder mode: repeated on a share of the pages"); 0: ``repeat_min``
-    #: pages alone, as before.
+    #: Chosen leaving one site out over 0, 0.1, 0.2, 0.3
+    #: (docs/journal/2026-11-22-content-folder-mode.md, "Repeated on a share of
+    #: the pages"); 0: ``repeat_min`` pages alone, as before.
     folder_repeat_share: float = 0.2
     #: The page's own title headings, named by its ``<title>``, are never
     #: repeated text (:func:`temex.content.title.own_title_blocks`).
