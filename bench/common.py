@@ -16,12 +16,15 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["REPO", "SRC", "TESTS", "data_dir"]
+__all__ = ["DATA_HELP", "REPO", "SRC", "TESTS", "data_dir"]
 
 #: The repository root, its package sources and its tests.
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
 TESTS = REPO / "tests"
+
+#: The ``--data`` help of every script that takes one.
+DATA_HELP = "the data folder (default: $TEMEX_DATA, else shared/data beside the repository)"
 
 
 def data_dir(given: str | Path | None = None) -> Path:

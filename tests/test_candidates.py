@@ -233,7 +233,7 @@ _ODD_PAGES = [
 def test_survey_matches_the_built_document() -> None:
     """The Lexbor-only survey that ranks candidates gives the vocabulary,
     shingles and unusable reason of the built Document: every shared page
-    (``../shared/data``) and odd markup."""
+    (the evaluation data) and odd markup."""
     from temex.errors import ParseError
     from temex.page.dom import build_document, lexbor_parse
     from temex.page.files import unusable

@@ -207,7 +207,7 @@ def test_formats_on_real_page() -> None:
 @needs_data
 def test_own_records_are_content() -> None:
     """The posts of a forum topic and the rows of a forum listing are the
-    page's content (gold convention of ../shared/data); the teaser-records and
+    page's content (gold convention of the evaluation data); the teaser-records and
     repeated-text rules dropped them. With site evidence, the own-records rule
     keeps them (measured on these 12 pages, mean token F1 of threads /
     listings: the rules 0.956 / 0.991, 0.763 / 0.106 with the rule off; the

@@ -147,7 +147,7 @@ def _shared_pages() -> list[Path]:
 
 def test_fast_builder_matches_the_reference_on_every_shared_page(data_dir: Path) -> None:
     """The one-pass builder gives the old builder's arrays, field for
-    field (hashes and lazy fields included), on every page of ../shared/data."""
+    field (hashes and lazy fields included), on every page of the evaluation data."""
     from _reference_dom import FIELDS, reference_arrays
 
     pages = _shared_pages()

@@ -104,7 +104,7 @@ def test_markdown_to_text_reads_the_golden_files() -> None:
 def test_round_trip_on_shared_pages() -> None:
     data = DATA
     if data is None:
-        pytest.skip("shared data not found (set TEMEX_DATA or put it at ../shared/data)")
+        pytest.skip("shared data not found (set TEMEX_DATA)")
     files = sorted((data / "content").rglob("*.html"))
     random.Random(10).shuffle(files)
     checked = 0

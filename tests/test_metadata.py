@@ -20,7 +20,7 @@ from temex.page.dom import parse
 
 def _page(rel: str) -> dict[str, Any]:
     if DATA is None:
-        pytest.skip("shared data not found (set TEMEX_DATA or put it at ../shared/data)")
+        pytest.skip("shared data not found (set TEMEX_DATA)")
     f = DATA / "content" / rel
     if not f.is_file():
         pytest.skip(f"shared page {rel} not found")
@@ -186,7 +186,7 @@ def test_jsonld_author_reference_and_rel_author_come_first(tmp_path: Path) -> No
 def test_shared_blog_page_gets_its_jsonld_author() -> None:
     """A shared blog page whose share bar's label was once read as its author."""
     if DATA is None:
-        pytest.skip("shared data not found (set TEMEX_DATA or put it at ../shared/data)")
+        pytest.skip("shared data not found (set TEMEX_DATA)")
     f = (DATA / "sites" / "digitalplant" / "www" / "digitalplant-my.com" / "en" / "blog"
          / "the-new-marketing-practices" / "index.html")
     if not f.is_file():

@@ -233,7 +233,7 @@ def test_page_on_a_shared_site(browser, app_url, tmp_path):
     from playwright.sync_api import expect
     found = shared_site()
     if found is None:
-        pytest.skip("shared data (../shared/data/sites/hackingthe.cloud) not present")
+        pytest.skip("shared site hackingthe.cloud not found (set TEMEX_DATA)")
     www, key = found
     with static_site(www) as site:
         page = browser.new_page(viewport={"width": 1280, "height": 820})

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 from selectolax.lexbor import LexborHTMLParser  # noqa: E402
 
-from bench.common import data_dir
+from bench.common import DATA_HELP, data_dir
 from temex.content.extract import ContentParams, extract_content  # noqa: E402
 from temex.content.render import clone_tree  # noqa: E402
 from temex.evaluate.content_sets import dataset_names, pages_by_site  # noqa: E402
@@ -440,7 +440,7 @@ MARK = "<!-- bench_content results -->"
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=None,
-                    help="the data folder (default: $TEMEX_DATA, else shared/data beside the repository)")
+                    help=DATA_HELP)
     ap.add_argument("--datasets", default="",
                     help="comma-separated dataset names (default: every folder of DATA/content "
                          "with a manifest.jsonl)")

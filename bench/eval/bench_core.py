@@ -1,6 +1,6 @@
 """Core benchmark: node-level accuracy and fit cost on the shared sites.
 
-For every site under ../shared/data/sites (or $TEMEX_DATA/sites) and each of
+For every site under $TEMEX_DATA/sites and each of
 its key pages, candidate pages are chosen offline by the rule of temex.site.pool,
 then each configuration is fitted and scored against the site's gold
 (temex.evaluate). Prints Markdown tables:

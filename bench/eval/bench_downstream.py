@@ -22,7 +22,7 @@ path, from the forum named in the page's breadcrumb; sections with fewer than
 
 Run from a clone (needs the ``bench`` extra: scikit-learn)::
 
-    .venv/bin/python -m bench.eval.bench_downstream [--data ../shared/data]
+    .venv/bin/python -m bench.eval.bench_downstream [--data DIR]
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import unquote
 
-from bench.common import data_dir  # noqa: E402
+from bench.common import DATA_HELP, data_dir  # noqa: E402
 from temex.batch.pipeline import BatchOptions, run_batch  # noqa: E402
 from temex.content.extract import extract_content  # noqa: E402
 from temex.content.text import text_lines  # noqa: E402
@@ -165,7 +165,7 @@ def scores(labels: list[str], docs: list[str]) -> dict[str, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, help="shared data folder (default: ../shared/data)")
+    ap.add_argument("--data", type=Path, help=DATA_HELP)
     ap.add_argument("sites", nargs="*", default=list(SITES))
     args = ap.parse_args()
     data = data_dir(args.data)

@@ -1,6 +1,6 @@
 """Benchmark of live exploration on the shared sites.
 
-For every site of ``$TEMEX_DATA/sites`` (default ../shared/data relative to the
+For every site of ``$TEMEX_DATA/sites`` (README.md, "Evaluation data"; relative to the
 repository) and each of its key pages: serve the site on 127.0.0.1, run
 ``temex.site.explore.explore`` over HTTP (HttpSource, robots obeyed) and
 ``VoteDetector``, and score the key page's template against the gold

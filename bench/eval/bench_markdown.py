@@ -42,7 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from bench.common import data_dir
+from bench.common import DATA_HELP, data_dir
 from temex.content.extract import ContentParams, extract_content  # noqa: E402
 from temex.content.text import markdown_text  # noqa: E402
 from temex.evaluate.content_sets import pages_by_site  # noqa: E402
@@ -189,7 +189,7 @@ MARK = "<!-- bench_markdown results -->"
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=None,
-                    help="the data folder (default: $TEMEX_DATA, else shared/data beside the repository)")
+                    help=DATA_HELP)
     ap.add_argument("--datasets", default="readability,wceb2025")
     ap.add_argument("--limit", type=int, default=0, help="first N pages per dataset")
     ap.add_argument("--write", metavar="MD", help="replace this file's section after "

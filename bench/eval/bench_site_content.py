@@ -1,6 +1,6 @@
 """Main content on the shared *sites*: page level, site level, trafilatura; LOSO.
 
-For every page of each site in ``../shared/data/sites`` that has gold, the main
+For every page of each site in ``$TEMEX_DATA/sites`` that has gold, the main
 text is scored (token F1, bag of words) against the gold text of the site's
 selectors (content_selector minus template_selector, :mod:`temex.evaluate`):
 

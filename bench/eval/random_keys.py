@@ -2,8 +2,8 @@
 
 ``temex eval`` scores the five key pages each shared site names in its
 site.json; those pages were in view while every rule was written. A user's
-key page is any page. For each shared site (``../shared/data/sites`` or
-``$TEMEX_DATA/sites``) this takes ``--n`` pages at random (a fixed seed; a
+key page is any page. For each shared site (``$TEMEX_DATA/sites``) this
+takes ``--n`` pages at random (a fixed seed; a
 page counts when the site's content selector matches it), extracts each
 offline exactly as ``temex eval`` does (``temex.evaluate.evaluate_site``:
 candidates from the site's folder, the default options) and prints, per

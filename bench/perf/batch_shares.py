@@ -1,7 +1,7 @@
 """Where the CPU of ``temex batch -j 1`` goes, step by step.
 
 Runs :func:`temex.batch.pipeline.run_batch` in process (one worker) over the
-content datasets of ``../shared/data/content`` (or ``$TEMEX_DATA/content``) with
+content datasets of ``$TEMEX_DATA/content`` with
 its steps wrapped in CPU timers (``time.process_time``; about a microsecond
 per call, no profiler; a step's time excludes the timed steps it calls): the
 fit of each site (its sample pages clustered, fitted, the site index), the

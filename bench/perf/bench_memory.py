@@ -3,7 +3,7 @@
 Rows:
 
 * ``content``: ``python -m temex content DIR -o OUT -q`` (folder mode) on every
-  content page of ``../shared/data/content`` (or ``$TEMEX_DATA/content``) as one
+  content page of ``$TEMEX_DATA/content`` as one
   folder (the ``.html`` files of every set; wceb2025's ``.html.gz`` are not
   read by folder mode) and on the largest shared site's mirror;
 * ``crawl``: ``python -m temex crawl URL -o OUT -q --allow-private`` of that
@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import SRC, data_dir
+from bench.common import DATA_HELP, SRC, data_dir
 
 
 def largest_site(data: Path) -> Path | None:
@@ -81,8 +81,7 @@ def outputs(out: Path) -> dict[str, bytes]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("folders", nargs="*", type=Path)
-    ap.add_argument("--data", default=None, help="the data folder (default: $TEMEX_DATA, "
-                    "else shared/data beside the repository)")
+    ap.add_argument("--data", default=None, help=DATA_HELP)
     ap.add_argument("--vs", metavar="OTHER_SRC", type=Path, help="the tree to compare with")
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()

@@ -2,7 +2,7 @@
 measured side by side in one run.
 
 Pages: the content datasets big9, CleanPortalEval and Dragnet of
-``../shared/data/content`` (or ``$TEMEX_DATA/content``); the batch rows run on
+``$TEMEX_DATA/content``; the batch rows run on
 every content page (CleanEval included) copied twice. Times are CPU seconds
 (``time.process_time``; child processes through ``getrusage``), so a shared,
 busy machine changes them less than wall time; the ratio column is what to

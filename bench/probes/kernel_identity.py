@@ -1,7 +1,7 @@
 """The compiled kernel against the pure-Python path on every shared page
 (tests/test_kernel.py does every 7th page).
 
-Per page of ``../shared/data`` (sites and content datasets), both paths in
+Per page of the evaluation data (sites and content datasets), both paths in
 one process: the Document arrays, the element addresses, the page-level main content (kept blocks,
 text, Markdown), text and Markdown of a random half of the elements, and the
 body text. Then ``temex batch -j 1 --template-stats`` over the content

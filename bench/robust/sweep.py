@@ -39,7 +39,7 @@ import traceback
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from bench.common import data_dir
+from bench.common import DATA_HELP, data_dir
 from temex.cli.main import main as cli_main
 from temex.content.extract import extract_content
 from temex.content.render import FORMATS, render
@@ -216,7 +216,7 @@ def folder_cli(sw: Sweep, name: str, folder: Path, files: list[Path], tmp: Path)
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=None,
-                    help="the data folder (default: $TEMEX_DATA, else shared/data beside the repository)")
+                    help=DATA_HELP)
     ap.add_argument("--limit", type=int, default=0, help="pages per folder (0: all)")
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--no-cli", action="store_true")

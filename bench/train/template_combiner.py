@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from bench.common import data_dir
+from bench.common import DATA_HELP, data_dir
 from bench.eval.bench_core import (
     prepared,  # the key pages and their candidates, as bench_core scores them
 )
@@ -115,7 +115,7 @@ def node_features(key: Document, pages: list[Document], n: int) -> tuple[list[li
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=None, help="data folder (default: ../shared/data)")
+    ap.add_argument("--data", type=Path, default=None, help=DATA_HELP)
     ap.add_argument("--n", type=int, default=4, help="candidate pages per key page (default 4)")
     args = ap.parse_args()
     import numpy as np

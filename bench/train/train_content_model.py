@@ -4,7 +4,7 @@
         [--cv 5] [--lodo] [--limit N] [--fold-models FILE] [--l2 X] [--weighting W]
 
 Reads every page of ``DATA/content/<dataset>/manifest.jsonl`` (big9,
-cleanportaleval, cleaneval, dragnet: the development data, ``../shared/data``),
+cleanportaleval, cleaneval, dragnet: the development data, ``$TEMEX_DATA/content``),
 computes the features of :mod:`temex.content.scorer` for every text block, labels a
 block *content* when most of its words are in the gold text (word trigrams,
 or the whole gold line for blocks of one or two words), and fits two
@@ -61,7 +61,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import data_dir
+from bench.common import DATA_HELP, data_dir
 from temex.content.extract import ContentParams
 from temex.content.scorer import (
     CONTEXT_FEATURES,
@@ -418,7 +418,7 @@ def fold_models(pages: list[Page], k: int, l2: float = L2,
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=None,
-                    help="the data folder (default: $TEMEX_DATA, else shared/data beside the repository)")
+                    help=DATA_HELP)
     ap.add_argument("--datasets", default=",".join(DATASETS))
     ap.add_argument("--out", default=str(MODEL))
     ap.add_argument("--cv", type=int, default=0, help="grouped K-fold cross-validation")

@@ -12,7 +12,7 @@ author box, the date, "Reply").
 Source: the record lists of MDR / DEPTA (Liu, Grossman and Zhai 2003,
 "Mining data records in Web pages": alike adjacent sibling subtrees) reduced
 to same tag and classes; the teaser rule is ours, the own-records
-rule too (the gold convention of ../shared/data: posts,
+rule too (the gold convention of the evaluation data: posts,
 rows and products are content).
 
 Cost: O(n) per page for the teaser mask (subtree sums, one pass over the
@@ -126,7 +126,7 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
                  share: float, named: Sequence[bool] | None = None) -> list[bool]:
     """Mask of elements inside the page's *own records* (the
     rule "sibling records whose text is mostly page-specific are content"; the
-    gold convention of ../shared/data: posts of a topic, rows of a listing,
+    gold convention of the evaluation data: posts of a topic, rows of a listing,
     products of a category are the page's content).
 
     Records: at least 3 siblings with the same tag and classes (the classes

@@ -12,7 +12,7 @@ unlike any trained on: docs/journal/2026-11-27-content-a-blended-scorer.md). Two
 Python at run time (compiled with the kernel: the same sums in the same
 order); the weights and trees are a JSON file shipped in the package
 (``temex/content/model.json``), reproduced by
-``bench/train/train_content_model.py`` from ``../shared/data`` only.
+``bench/train/train_content_model.py`` from the evaluation data only.
 
 Source: stacked logistic regression over block features as in Dragnet
 (Peters and Lecocq 2013, "Content extraction using diverse feature sets",

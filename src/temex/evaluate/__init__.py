@@ -1,4 +1,4 @@
-"""Evaluation against the gold of ../shared/data (README.md there).
+"""Evaluation against the gold of the evaluation data (README.md there).
 
 Sites (``sites/<name>/site.json``): on a content page, the *content* is the
 element matched by ``content_selector`` with every descendant matched by

@@ -2,7 +2,7 @@
 right is what it writes? (``bench/eval/crawl_check.py`` prints the tables;
 tests/test_crawl.py runs it on a few sites.)
 
-Per shared site (``../shared/data/sites``): the site's web root served by
+Per shared site (``$TEMEX_DATA/sites``): the site's web root served by
 :func:`temex.site.sources.localserve.serve_folder` on 127.0.0.1, crawled with
 the defaults of ``temex crawl`` from ``crawl_check.start`` of its site.json
 (else its last key page), the scope the whole host. Columns:

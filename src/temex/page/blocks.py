@@ -213,7 +213,7 @@ def shown_controls(doc: Document) -> set[int]:
     """The ``select`` and ``option`` elements of the body whose text is
     shown, where every other form control is hidden (:data:`HIDDEN_TAGS`):
     the short lists of a form that orders. The one convention of
-    ../shared/data counts a product's options as the page's content; a
+    the evaluation data counts a product's options as the page's content; a
     visitor reads them as part of the offer.
 
     A list is shown when its nearest ``form`` sends (``method="post"``)

@@ -42,7 +42,7 @@ __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ELEMENTS", "HEADING_TAGS", "IGNORED
            "lexbor_parse", "parse"]
 
 #: Elements whose text is code or invisible; their text is not page text and
-#: evaluation ignores them (../shared/data/README.md: "scripts and styles ignored").
+#: evaluation ignores them (the data's README.md: "scripts and styles ignored").
 IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
 #: Parse as a browser that runs scripts does (the HTML Standard's scripting
 #: flag, 13.2.6.4.4 "in head" and 13.2.6.4.7 "in body": the content of a
@@ -163,7 +163,7 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
     says so (a :class:`~temex.page.charset.CharsetFallback`). No page is
     rejected for its encoding.
     This is the HTML Standard's sniffing with UTF-8 validity checked first,
-    the rule ../shared/data used to store its pages.
+    the rule the evaluation data used to store its pages.
     """
     for bom, enc in _BOMS:
         if data.startswith(bom):
