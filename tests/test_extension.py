@@ -425,3 +425,17 @@ def test_numbers_name_live_elements_where_paths_would_not(tmp_path: Path) -> Non
     assert wrong  # where the trees differ
     footer = next(i for i, n in named if doc.id[i] == "z")
     assert doc.tag[footer] == "footer"
+
+
+def test_docs_show_the_tests_screenshots() -> None:
+    import struct
+
+    shots = REPO / "docs" / "screenshots"
+    doc = (REPO / "docs" / "EXTENSION.md").read_text("utf-8")
+    for name, width in SCREENSHOTS.items():
+        png = shots / f"{name}.png"
+        head = png.read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n", name
+        assert struct.unpack(">I", head[16:20])[0] == width, name  # the test's viewport
+        assert f"screenshots/{name}.png" in doc, name
+    assert "docs/screenshots/extension-panel.png" in (REPO / "README.md").read_text("utf-8")
