@@ -25,7 +25,15 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from _webtools import HAVE_CHROMIUM, NO_CHROMIUM, REPO, request, running, temex_serve
+from _webtools import (
+    HAVE_CHROMIUM,
+    NO_CHROMIUM,
+    REPO,
+    make_js_site,
+    request,
+    running,
+    temex_serve,
+)
 
 from temex.web.extension_api import CLIENT_HEADER, NUMBER_ATTR, numbered_document
 
@@ -254,6 +262,47 @@ def test_extension_marks_and_toggles_the_template(site: tuple[str, str, _Logged]
             assert panel.get_attribute("[data-view=page]", "aria-pressed") == "true"
         finally:
             ctx.close()
+
+
+@needs_chromium
+def test_a_page_built_by_script_with_render(extension: Path, tmp_path: Path) -> None:
+    """The tab's DOM is the page after its scripts ran: a header, menu and
+    footer inserted by a script (absent from the HTML) are marked, the
+    compared pages loaded through Chromium (the panel's render setting)."""
+    from playwright.sync_api import sync_playwright
+
+    root = make_js_site(tmp_path / "js")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
+    with running(handler) as base, sync_playwright() as p:
+        app = temex_serve("--allow-host", base.split("//", 1)[1])
+        app_url = next(app)
+        ctx = _launch(p, tmp_path / "profile", extension)
+        try:
+            sw = _worker(ctx)
+            ext_id = sw.url.split("/")[2]
+            sw.evaluate("(s) => chrome.storage.local.set({server: s, render: true})", app_url)
+            page = ctx.pages[0] if ctx.pages else ctx.new_page()
+            page.goto(base + "/a.html")
+            page.wait_for_selector(".js-footer")
+            tab_id = sw.evaluate("async () => (await chrome.tabs.query({active: true}))[0].id")
+            panel = ctx.new_page()
+            panel.goto(f"chrome-extension://{ext_id}/popup.html?tab={tab_id}")
+            assert panel.is_checked("#render")
+            panel.wait_for_selector("body[data-state=done], body[data-state=error]",
+                                    timeout=180_000)
+            assert panel.get_attribute("body", "data-state") == "done", \
+                panel.inner_text("#message")
+            assert panel.locator("#note").is_hidden()  # no page-level fallback
+            marked = page.evaluate("""() => Object.fromEntries(
+                [".js-header", ".brand", ".js-menu", ".js-menu a", ".js-footer", "main h1",
+                 "main p"].map((s) => [s, document.querySelector(s)
+                                             .classList.contains("template_node")]))""")
+            assert marked == {".js-header": True, ".brand": True, ".js-menu": True,
+                              ".js-menu a": True, ".js-footer": True, "main h1": False,
+                              "main p": False}, marked
+        finally:
+            ctx.close()
+            app.close()
 
 
 @needs_chromium

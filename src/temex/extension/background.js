@@ -8,9 +8,9 @@ const api = globalThis.browser || globalThis.chrome;
 const DEFAULT_SERVER = "http://127.0.0.1:8000";
 const runs = new Map(); // tabId -> {status: "running"|"done"|"error", error, result}
 
-async function server() {
-  const got = await api.storage.local.get("server");
-  return (got.server || DEFAULT_SERVER).replace(/\/+$/, "");
+async function settings() {
+  const got = await api.storage.local.get(["server", "render"]);
+  return {server: (got.server || DEFAULT_SERVER).replace(/\/+$/, ""), render: Boolean(got.render)};
 }
 
 async function extract(tabId) {
@@ -20,13 +20,13 @@ async function extract(tabId) {
   try {
     const page = await api.tabs.sendMessage(tabId, {type: "temex-serialise"});
     if (!page || typeof page.html !== "string") throw new Error("the page gave no DOM");
-    const base = await server();
+    const {server: base, render} = await settings();
     let res;
     try {
       res = await fetch(base + "/api/extension/template", {
         method: "POST",
         headers: {"Content-Type": "application/json", "X-Temex-Extension": "1"},
-        body: JSON.stringify({url: page.url, html: page.html}),
+        body: JSON.stringify({url: page.url, html: page.html, render}),
         credentials: "omit",
       });
     } catch (e) {

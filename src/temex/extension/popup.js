@@ -100,9 +100,10 @@ async function extract() {
 }
 
 async function main() {
-  const got = await api.storage.local.get("server");
+  const got = await api.storage.local.get(["server", "render"]);
   server = (got.server || DEFAULT_SERVER).replace(/\/+$/, "");
   $("server").value = server;
+  $("render").checked = Boolean(got.render);
   $("host").textContent = new URL(server).host;
   tabId = await targetTab();
   if (!(await temexRuns())) {
@@ -136,6 +137,7 @@ for (const b of document.querySelectorAll("#views button")) {
   });
 }
 $("again").addEventListener("click", extract);
+$("render").addEventListener("change", () => api.storage.local.set({render: $("render").checked}));
 $("server-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const value = $("server").value.trim().replace(/\/+$/, "");
