@@ -488,3 +488,28 @@ def test_docs_show_the_tests_screenshots() -> None:
         assert struct.unpack(">I", head[16:20])[0] == width, name  # the test's viewport
         assert f"screenshots/{name}.png" in doc, name
     assert "docs/screenshots/extension-panel.png" in (REPO / "README.md").read_text("utf-8")
+
+
+def test_local_api_bad_input_is_one_line(app: str) -> None:
+    api = f"{app}/api/extension/template"
+    ext = {"Origin": "chrome-extension://abcdefghijklmnop", CLIENT_HEADER: "1"}
+    status, _, raw = request("POST", api, {"url": "http://127.0.0.1:1/"}, headers=ext)
+    assert status == 400 and "'html'" in json.loads(raw)["error"]
+    status, _, raw = request("POST", api, {"url": "http://127.0.0.1:1/", "html": "",
+                                           "nope": 1}, headers=ext)
+    assert status == 400 and "nope" in json.loads(raw)["error"]
+    status, _, raw = request("POST", api, data=b"url=x", headers={
+        **ext, "Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 415
+    # a body declared over the cap is answered before it is sent
+    import http.client
+
+    conn = http.client.HTTPConnection(app.split("//", 1)[1], timeout=30)
+    conn.putrequest("POST", "/api/extension/template")
+    for k, v in {**ext, "Content-Type": "application/json",
+                 "Content-Length": str(11 * 1024 * 1024)}.items():
+        conn.putheader(k, v)
+    conn.endheaders()
+    r = conn.getresponse()
+    assert r.status == 413 and "over" in json.loads(r.read())["error"]
+    conn.close()

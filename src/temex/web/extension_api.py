@@ -150,12 +150,15 @@ def extension_routes(limits: Limits, jobs: Any) -> list[Route]:
         if declared.isdigit() and int(declared) > max_body:
             return JSONResponse({"error": f"page over {max_body} bytes"}, status_code=413,
                                 headers={"Connection": "close"})
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > max_body:
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():  # nothing past the cap is kept
+            size += len(chunk)
+            if size > max_body:
                 return JSONResponse({"error": f"page over {max_body} bytes"}, status_code=413,
                                     headers={"Connection": "close"})
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         try:
             body = json.loads(raw or b"null")
             if not isinstance(body, dict):
