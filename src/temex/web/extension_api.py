@@ -97,7 +97,7 @@ def numbered_document(html: str, url: str, max_bytes: int) -> tuple[Any, list[in
         raw = el.attributes.get(NUMBER_ATTR)
         if raw is not None:
             del el.attrs[NUMBER_ATTR]
-        n = int(raw) if raw is not None and raw.isdigit() else -1
+        n = int(raw) if raw is not None and raw.isdigit() and len(raw) < 10 else -1
         if n in seen:  # a formatting element the parser reopened (a clone): not live
             n = -1
         seen.add(n)
