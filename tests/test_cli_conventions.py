@@ -531,7 +531,7 @@ def test_fit_eval_and_exploration_show_progress(demo_site: Path, tmp_path: Path)
 # -- 7. one name per idea, full help -------------------------------------------
 
 COMMANDS = ("extract", "eval", "candidates", "demo", "serve", "content", "fit", "strip",
-            "batch")
+            "batch", "extension")
 
 
 def test_help_is_full_and_points_to_installed_docs() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ParameterError, TemexError
-from . import batch, candidates, content, crawl, demo, extract, fit, serve, strip
+from . import batch, candidates, content, crawl, demo, extension, extract, fit, serve, strip
 from . import eval as eval_
 from .common import (
     EXIT_CODES,
@@ -32,7 +32,8 @@ from .common import (
 __all__ = ["build_parser", "main"]
 
 #: Sub-command modules in the order ``temex --help`` lists them.
-COMMANDS = (extract, eval_, candidates, demo, serve, content, fit, strip, batch, crawl)
+COMMANDS = (extract, eval_, candidates, demo, serve, extension, content, fit, strip, batch,
+            crawl)
 
 
 class _Version(argparse.Action):

@@ -414,7 +414,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
                         variants: bool = DEFAULT_VARIANTS,
                         second_hop: int | None = DEFAULT_SECOND_HOP,
                         ancestors: bool = DEFAULT_ANCESTORS_LAST,
-                        kind_gap: float | None = KIND_GAP) -> Exploration:
+                        kind_gap: float | None = KIND_GAP,
+                        key_page: Document | None = None) -> Exploration:
     """Find ``n`` pages sharing the template of the page at ``url``.
 
     Parameters
@@ -476,6 +477,11 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         is this much or more below the best one's are of another kind and
         are not compared (:func:`temex.site.pool.near_best`, the offline
         pool's rule; their loads still count); None compares them all.
+    key_page : Document, optional
+        The key page already parsed (the DOM a browser shows at ``url``,
+        sent by the browser extension): used instead of loading ``url``; it
+        still counts as one of ``max_loads``, so the candidates sought are
+        those of a load of ``url``. Its ``url`` should be ``url``.
 
     Raises
     ------
@@ -500,7 +506,12 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
     hits0, net0 = src.n_cache_hits, src.n_network
     t0 = time.perf_counter()
     try:
-        key, stubs = await load_key(src, url)
+        stubs: list[str] = []
+        if key_page is not None:
+            reason = unusable(key_page)
+            key = PageError(url, reason) if reason else key_page
+        else:
+            key, stubs = await load_key(src, url)
         if progress:
             progress(url, "loaded" if isinstance(key, Document) else "error", 1, max_loads)
         if isinstance(key, PageError):

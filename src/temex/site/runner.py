@@ -225,11 +225,14 @@ def make_source(opts: UrlOptions, limits: Limits) -> Any:
 
 async def extract_url_async(opts: UrlOptions, limits: Limits | None = None,
                             progress: ProgressFn | None = None,
-                            source: Any = None) -> UrlResult:
+                            source: Any = None, key_page: Any = None) -> UrlResult:
     """Explore the site of ``opts.url`` and extract the template of that page.
 
     Without ``limits`` the server's caps and its address guard apply
-    (:class:`Limits`: private addresses refused).
+    (:class:`Limits`: private addresses refused). ``key_page``: the page at
+    ``opts.url`` already parsed (a :class:`temex.page.dom.Document`, the DOM
+    a browser shows), used instead of loading it; the guard still checks
+    ``opts.url`` and every page loaded.
 
     Raises :class:`temex.web.security.UrlRefused` for a refused URL,
     :class:`temex.errors.PageLoadError` when the key page cannot be loaded,
@@ -254,7 +257,8 @@ async def extract_url_async(opts: UrlOptions, limits: Limits | None = None,
     ex = await asyncio.wait_for(
         explore_async(opts.url, n=opts.n, max_loads=opts.max_loads, source=src,
                       same_host=opts.same_host, order=opts.order,
-                      concurrency=opts.concurrency, progress=on_page),
+                      concurrency=opts.concurrency, progress=on_page,
+                      key_page=key_page),
         timeout=limits.job_timeout)
     if not ex.pages:
         hint = "" if opts.render else " (if the page builds its menu with JavaScript, " \
@@ -271,18 +275,19 @@ async def extract_url_async(opts: UrlOptions, limits: Limits | None = None,
 
 
 def extract_url(opts: UrlOptions, limits: Limits | None = None,
-                progress: ProgressFn | None = None) -> UrlResult:
+                progress: ProgressFn | None = None, key_page: Any = None) -> UrlResult:
     """Blocking :func:`extract_url_async` (own event loop; from a thread that
     already runs a loop, the work is done in a helper thread)."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(extract_url_async(opts, limits, progress))
+        return asyncio.run(extract_url_async(opts, limits, progress, key_page=key_page))
     box: dict[str, Any] = {}
 
     def work() -> None:
         try:
-            box["result"] = asyncio.run(extract_url_async(opts, limits, progress))
+            box["result"] = asyncio.run(extract_url_async(opts, limits, progress,
+                                                          key_page=key_page))
         except BaseException as e:  # noqa: BLE001 - re-raised below
             box["error"] = e
 

@@ -10,6 +10,7 @@ Routes (see :data:`OPENAPI` and docs/WEB.md)::
     GET  /api/jobs/{id}/view/{mode}         page|template|content (?highlight=1), for the iframe
     GET  /openapi.json                      OpenAPI 3.1 description
     GET  /api/health                        liveness and limits
+    POST /api/extension/template            the browser extension's (extension_api.py)
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ..site.explore import DEFAULT_N
 from ..site.runner import Limits, UrlOptions
 from ..site.sources.netguard import UrlRefused
 from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
+from .extension_api import extension_routes
 from .jobs import OUTPUTS, JobManager, JobsFull, OutputFailed
 from .security import APP_CSP, SANDBOX_CSP, security_headers
 from .views import VIEWS
@@ -210,6 +212,7 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         Route("/api/jobs/{job_id}/view/{mode}", job_view),
         Route("/openapi.json", openapi),
         Route("/api/health", health),
+        *extension_routes(limits, jobs),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = []
