@@ -28,6 +28,7 @@ from ..content.region import introduced_elements, main_elements
 from ..content.rules import navigation_blocks
 from ..content.scorer import block_features
 from ..content.title import title_heading
+from ..errors import ParseError
 from ..page.blocks import page_blocks
 from ..page.dom import HEADING_TAGS, parse
 from ..page.tokens import tokens
@@ -188,7 +189,7 @@ def site_gold_pages(data: Path, seed: int = 0, limit: int = 0
                 if d.body < 0:
                     continue
                 gold = gold_text(d, site.content_selector, site.template_selector)
-            except NoGoldError:
+            except (NoGoldError, ParseError):  # no gold, or no page (an empty file)
                 continue
             yield f, raw, d, gold
 
