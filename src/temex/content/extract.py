@@ -53,6 +53,7 @@ from ..template.model import TemplateModel
 from ..template.saved import SavedTemplate, text_mask
 from ..template.site_index import SiteIndex
 from .candidates import Candidates, candidates, repeated_text
+from .decision import SiteDecision, decision_rows, load_decision
 from .output import Content
 from .params import ContentParams
 from .records import comment_blocks, comment_thread, headed_tables
@@ -113,7 +114,8 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         # added (comments are content by the data convention)
         chosen = sorted(set(chosen) | comment_thread(doc, cand.blocks, chosen, cand.boiler))
     reason = "" if chosen else "every text block is boilerplate"
-    return Content(doc, cand.blocks, chosen, region, reason, stats)
+    probs = stats.pop("probs", None)  # the page model's, for the site decision
+    return Content(doc, cand.blocks, chosen, region, reason, stats, probs)
 
 
 def _own_chars_kept(cand: Candidates, chosen: list[int]) -> tuple[int, int]:
@@ -182,13 +184,62 @@ def _by_rules(cand: Candidates, params: ContentParams, models: dict[str, Any] | 
     """The rules with the site's evidence; without a template mask and with
     the scorer on, combined with the page level (:func:`_site_page_choice`)."""
     doc, blocks = cand.doc, cand.blocks
-    r = rule_signals(doc, blocks, cand.boiler, params,
-                     cand.template if cand.masked or cand.others > 0 else None,
-                     masked=cand.masked, specific=cand.specific)
+    r = _site_rules(cand, params)
+    folder = (params.scorer and not cand.masked and params.site_page > 0
+              and cand.others >= params.site_rules_min)
+    decision = ((models or {}).get("decision") or load_decision()
+                if folder and params.site_decision else None)
+    if decision is not None:
+        return _decided(cand, r, params, models, decision)
     if params.scorer and not cand.masked and not small and params.site_page > 0:
         return _site_page_choice(doc, blocks, cand.boiler, r["chosen"], r["region"], params,
                                  models)
     return r["chosen"], r["region"], {"scorer": "rules"}
+
+
+def _site_rules(cand: Candidates, params: ContentParams) -> dict[str, Any]:
+    return rule_signals(cand.doc, cand.blocks, cand.boiler, params,
+                        cand.template if cand.masked or cand.others > 0 else None,
+                        masked=cand.masked, specific=cand.specific)
+
+
+def decision_inputs(doc: Document, site: SiteIndex, params: ContentParams = ContentParams(),
+                    member: bool = True, models: dict[str, Any] | None = None
+                    ) -> tuple[Candidates, list[list[float]]] | None:
+    """The candidates and the rows the site-level decision reads for ``doc``
+    in folder mode, as :func:`extract_content` computes them; None where the
+    decision does not apply (fewer than ``site_rules_min`` other pages, no
+    text). The training script's reader."""
+    if doc.body < 0:
+        return None
+    cand = candidates(doc, site, None, params, member)
+    if not len(cand.blocks) or cand.others < params.site_rules_min:
+        return None
+    page = extract_content(doc, None, None, params, models=models, blocks=cand.blocks)
+    return cand, site_decision_rows(cand, _site_rules(cand, params), page)
+
+
+def site_decision_rows(cand: Candidates, rules: dict[str, Any], page: Content
+                       ) -> list[list[float]]:
+    """The rows of the site-level decision (:mod:`.decision`) for the page
+    of ``cand``: ``rules`` the rules' verdicts with site evidence, ``page``
+    the page level's content of the page alone."""
+    assert cand.site is not None
+    return decision_rows(cand.doc, cand.blocks, page_probs=page.probs,
+                         page_chosen=page.chosen, page_region=page.region,
+                         df=cand.site.counts(cand.blocks, cand.member), others=cand.others,
+                         boiler=cand.boiler, specific=cand.specific, rules=rules)
+
+
+def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
+             models: dict[str, Any] | None, decision: SiteDecision
+             ) -> tuple[list[int], int, dict[str, Any]]:
+    """Site level without a template mask: the learned decision over the page
+    level's verdict and the site's (:mod:`.decision`) keeps the blocks."""
+    page = extract_content(cand.doc, None, None, params, models=models, blocks=cand.blocks)
+    keep = decision.keep(site_decision_rows(cand, rules, page))
+    chosen = [b for b, k in enumerate(keep) if k]
+    return chosen, page.region, {"scorer": "page", "site": "decision"}
 
 
 def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: ContentParams,
@@ -217,6 +268,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
         variant = "page"
     model = models[variant]
     probs = model.probabilities(doc, blocks, feats)
+    page_probs = probs if variant == "page" else None
     if variant == "site":
         # site evidence adds to the page's own: a block is as likely content as
         # the more confident of the two models says (repeated site text is
@@ -224,6 +276,8 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
         nf = len(models["page"].names1)
         alone = models["page"].probabilities(doc, blocks, feats, nf)
         probs = [max(a, b) for a, b in zip(probs, alone)]
+    if page_probs is not None:
+        page_probs = list(page_probs)  # the model's own, before the zeroing below
     for b in range(len(blocks)):
         if cand.template[b]:
             probs[b] = 0.0
@@ -246,12 +300,12 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
                             headed_tables(doc) if params.table_gaps else (),
                             introduced_elements(doc, blocks) if params.introduced else (),
                             params.code_region)
-    stats: dict[str, Any] = {"scorer": variant}
+    stats: dict[str, Any] = {"scorer": variant, "probs": page_probs}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)
         if kept < params.page_fallback * sum(blocks.chars[b] for b in rule["chosen"]):
             chosen, region = rule["chosen"], rule["region"]
-            stats = {"scorer": "rules", "fallback": True}
+            stats = {"scorer": "rules", "fallback": True, "probs": page_probs}
     return chosen, region, stats
 
 

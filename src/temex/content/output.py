@@ -47,6 +47,9 @@ class Content:
     reason : str
         Why the result is empty, or "".
     stats : dict
+    probs : list of float or None
+        The page model's probability of each block, where the page level's
+        scorer ran (the site-level decision reads it); not in any output.
     """
 
     doc: Document | None
@@ -55,6 +58,7 @@ class Content:
     region: int = -1
     reason: str = ""
     stats: dict[str, Any] = field(default_factory=dict)
+    probs: list[float] | None = field(default=None, repr=False)
 
     def keep_mask(self) -> list[bool]:
         """Elements whose own text belongs to a kept block, and elements

@@ -139,6 +139,11 @@ class ContentParams:
     #: (``bench/eval/bench_site_page.py``, docs/CONTENT.md): no content dataset
     #: below its page level, then the best worst margin over the rules.
     site_page: float = 0.85
+    #: Site level without a template mask: the learned decision over the page
+    #: level's verdict and the site's evidence (:mod:`temex.content.decision`,
+    #: trained by ``bench/train_site_decision.py``) instead of ``site_page``'s
+    #: hand-set choice; False (or no shipped model) gives that choice.
+    site_decision: bool = True
     #: Under a template mask, where the rules kept under half of the page's
     #: own text (neither template nor repeated), the page level's choice less
     #: that text is added (:func:`temex.content.extract.page_level_added`):

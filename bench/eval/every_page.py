@@ -1,0 +1,208 @@
+"""Every page of every shared site: the site level against the page level and the peers.
+
+    .venv/bin/python -m bench.eval.every_page [--per-site 40] [--seed 0] [--json OUT] [SITE ...]
+
+For each site of ``DATA/sites`` (the evaluation data: ``$TEMEX_DATA``), a
+fixed sample of ``--per-site`` pages with gold (``random.Random(seed)`` over
+the sorted files whose content selector matches; every page where the site
+has fewer), token F1 of the main text against the gold text
+(:func:`temex.evaluate.gold_text`, bag of words, :func:`temex.page.tokens.token_prf`):
+
+``site``
+    ``temex content SITE_DIR``: the site index of every HTML file under the
+    site's web root (:func:`temex.content.folder.index_folder`, as the
+    command builds it), then each sampled page's content
+    (:func:`temex.content.extract.extract_content`, the shipped defaults).
+``page``
+    ``temex.extract(html, format="text")``: the page alone, no other page.
+``lift``
+    ``site`` minus ``page``: what the site evidence adds to the page.
+``trafilatura``, ``resiliparse``, ``readability``
+    the page-level peers on the same pages (the ``bench`` extra; a missing
+    one is left out and said). Their outputs are cached in ``--cache``
+    (default ``bench/.cache/every_page_peers.json``, git-ignored): they do not
+    change with temex.
+
+Sites are printed worst lift first, then the means over all sites, over the
+sites added on 2026-12-03 (``site.json`` has no earlier gold) and over the
+rest. ``--json`` writes every page's scores (to compare two trees page by
+page).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from bench.common import DATA_HELP, REPO, data_dir
+import temex  # noqa: E402
+from temex.content.extract import ContentParams, extract_content  # noqa: E402
+from temex.content.folder import index_folder  # noqa: E402
+from temex.errors import ParseError  # noqa: E402
+from temex.evaluate import NoGoldError, gold_text, load_site  # noqa: E402
+from temex.page.dom import parse  # noqa: E402
+from temex.page.files import html_files, read_page  # noqa: E402
+from temex.page.tokens import token_prf  # noqa: E402
+
+PEERS = ("trafilatura", "resiliparse", "readability")
+#: The thirteen sites that joined the shared data on 2026-12-03 (data README):
+#: nobody had tuned on them before.
+NEW_SITES = frozenset({
+    "bedrock-tech-blog", "clickwiki-wiki", "cmsis-dv-doxygen", "cni-iisc-seminars",
+    "commmp-shop", "dostips-forum", "doulcememoire-company", "gpodder-devel-pipermail",
+    "mywordpress", "redux-saga-docs", "schwalb-willmann-academic", "theory3", "ucf-news"})
+
+
+def peer_extractors() -> dict[str, object]:
+    out: dict[str, object] = {}
+    try:
+        import trafilatura
+        out["trafilatura"] = lambda h: trafilatura.extract(h) or ""
+    except ImportError:
+        print("every_page: trafilatura not installed, left out", file=sys.stderr)
+    try:
+        from resiliparse.extract.html2text import extract_plain_text
+        out["resiliparse"] = lambda h: extract_plain_text(h, main_content=True)
+    except ImportError:
+        print("every_page: resiliparse not installed, left out", file=sys.stderr)
+    try:
+        from readability import Document as RDoc
+        from selectolax.lexbor import LexborHTMLParser
+
+        def _readability(h: str) -> str:
+            tree = LexborHTMLParser(RDoc(h).summary())
+            for t in tree.css("script, style, noscript"):
+                t.decompose()
+            node = tree.body or tree.root
+            return node.text(separator="\n") if node is not None else ""
+        out["readability"] = _readability
+    except ImportError:
+        print("every_page: readability-lxml not installed, left out", file=sys.stderr)
+    return out
+
+
+def sample_pages(site_dir: Path, per_site: int, seed: int):
+    """The site, every HTML file under its root, and the fixed sample of
+    ``(file, gold text)`` pages with gold."""
+    site = load_site(site_dir)
+    files = html_files(site.root)
+    with_gold = []
+    for f in files:
+        try:
+            d = parse(read_page(f), url=str(f))
+            g = gold_text(d, site.content_selector, site.template_selector)
+        except (OSError, ParseError, NoGoldError):
+            continue
+        with_gold.append((f, g))
+    rng = random.Random(seed)
+    if len(with_gold) > per_site:
+        with_gold = sorted(rng.sample(with_gold, per_site), key=lambda t: str(t[0]))
+    return site, files, with_gold
+
+
+def score_site(site_dir: Path, per_site: int, seed: int, peers: dict[str, object],
+               cache: dict[str, dict[str, str]]) -> dict[str, object]:
+    site, files, pages = sample_pages(site_dir, per_site, seed)
+    index, _, _ = index_folder(files, site.root)
+    rows = []
+    for f, gold in pages:
+        raw = read_page(f)
+        doc = parse(raw, url=str(f))
+        rel = f.relative_to(site.root).as_posix()
+        row: dict[str, object] = {"page": rel}
+        row["site"] = token_prf(extract_content(doc, index, None, ContentParams()).text(),
+                                gold)[2]
+        row["page_alone"] = token_prf(temex.extract(raw, url=str(f), format="text") or "",
+                                      gold)[2]
+        key = f"{site.name}/{rel}"
+        got = cache.setdefault(key, {})
+        html = raw.decode("utf-8", "replace")
+        for name, fn in peers.items():
+            if name not in got:
+                try:
+                    got[name] = fn(html)  # type: ignore[operator]
+                except Exception as e:  # a peer's crash scores 0, said once
+                    print(f"every_page: {name} failed on {key}: {e}", file=sys.stderr)
+                    got[name] = ""
+            row[name] = token_prf(got[name], gold)[2]
+        rows.append(row)
+    return {"site": site.name, "pages": rows}
+
+
+def mean(rows: list[dict[str, object]], col: str) -> float:
+    vals = [float(r[col]) for r in rows if col in r]  # type: ignore[arg-type]
+    return statistics.mean(vals) if vals else float("nan")
+
+
+def table(results: list[dict[str, object]], peers: list[str]) -> str:
+    per = []
+    for r in results:
+        rows = r["pages"]  # type: ignore[assignment]
+        s = {c: mean(rows, c) for c in ["site", "page_alone", *peers]}  # type: ignore[arg-type]
+        s["lift"] = s["site"] - s["page_alone"]
+        s["best peer"] = max((s[p] for p in peers), default=float("nan"))
+        per.append((r["site"], len(rows), s))  # type: ignore[arg-type]
+    per.sort(key=lambda t: t[2]["lift"])
+    cols = ["site", "page_alone", "lift", *peers, "best peer"]
+    head = "| site | pages | site level | page alone | lift | " + " | ".join(peers) + \
+        " | site − best peer |"
+    out = [head, "|---|---:|" + "---:|" * (len(cols))]
+    for name, n, s in per:
+        out.append(f"| {name} | {n} | " + " | ".join(
+            f"{s[c]:+.3f}" if c == "lift" else f"{s[c]:.3f}" for c in cols[:-1])
+            + f" | {s['site'] - s['best peer']:+.3f} |")
+    for label, keep in (("mean, all sites", lambda n: True),
+                        ("mean, the 13 sites added 2026-12-03", lambda n: n in NEW_SITES),
+                        ("mean, the other sites", lambda n: n not in NEW_SITES)):
+        sel = [s for name, _, s in per if keep(name)]
+        if not sel:
+            continue
+        m = {c: statistics.mean(s[c] for s in sel) for c in cols}
+        out.append(f"| **{label}** ({len(sel)}) | | " + " | ".join(
+            f"{m[c]:+.3f}" if c == "lift" else f"{m[c]:.3f}" for c in cols[:-1])
+            + f" | {m['site'] - m['best peer']:+.3f} |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sites", nargs="*", metavar="SITE", help="site names (default: all)")
+    ap.add_argument("--data", help=DATA_HELP)
+    ap.add_argument("--per-site", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-peers", action="store_true", help="temex's two paths only")
+    ap.add_argument("--cache", default=str(REPO / "bench" / ".cache" / "every_page_peers.json"))
+    ap.add_argument("--json", help="write every page's scores here")
+    args = ap.parse_args(argv)
+    data = data_dir(args.data)
+    dirs = sorted(p for p in (data / "sites").iterdir() if (p / "site.json").is_file())
+    if args.sites:
+        dirs = [d for d in dirs if d.name in set(args.sites)]
+    peers = {} if args.no_peers else peer_extractors()
+    cache_file = Path(args.cache)
+    cache: dict[str, dict[str, str]] = {}
+    if cache_file.is_file():
+        cache = json.loads(cache_file.read_text("utf-8"))
+    results = []
+    t0 = time.perf_counter()
+    for d in dirs:
+        results.append(score_site(d, args.per_site, args.seed, peers, cache))
+        print(f"  {d.name}: {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
+    if peers:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        cache_file.write_text(json.dumps(cache), "utf-8")
+    print(f"Token F1 over {args.per_site} pages a site (seed {args.seed}), worst lift first; "
+          f"temex {temex.__version__}\n")
+    print(table(results, list(peers)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1), "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,324 @@
+"""Train the site-level decision (:mod:`temex.content.decision`) on every shared site.
+
+    .venv/bin/python -m bench.train.train_site_decision [--per-site 40] [--seed 0] [--write]
+    .venv/bin/python -m bench.train.train_site_decision --explain SITE [--worst 3]
+
+For each site of ``DATA/sites`` the fixed sample of ``bench/eval/every_page.py``
+(``--per-site`` pages with gold, ``random.Random(seed)``), in folder mode (the
+site index of every HTML file under the site's root, as ``temex content
+SITE_DIR`` builds it): the decision's rows of every block
+(:func:`temex.content.extract.decision_inputs`) and its label, the share of
+its characters that the gold calls content (:func:`temex.evaluate.gold_mask`,
+node-level gold), rounded at 0.5. The same for every site folder with three
+pages or more of the news content datasets (:data:`CONTENT_SETS`; every page
+of the folder is the evidence; labels from the gold text). Weights: every
+site the same, every page of a site the same, every block by its characters
+(token F1 counts text).
+
+Leave one site out: for each site, trees trained on the other sites' blocks
+decide the site's pages through the real pipeline
+(:func:`temex.content.extract.extract_content` with the fold's decision), and
+the page's token F1 against the gold text is scored, next to the hand-set
+choice it replaces (``ContentParams(site_decision=False)``) and the page
+alone; a content dataset is left out whole (its sites share brands with the
+other datasets': bbc is in all three). Sites are printed worst left-out lift
+first. The page model behind ``page_prob`` was trained on the older shared
+sites and the content sets (``train_content_model.py``), so on those the
+page level's verdict is better than on a site never seen: judge by the
+thirteen sites added on 2026-12-03. ``--write`` then trains
+on every site and writes ``src/temex/content/decision.json`` (deterministic:
+``random_state`` fixed, no early stopping).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+import temex
+from bench.common import DATA_HELP, REPO, data_dir
+from bench.eval.every_page import NEW_SITES, sample_pages
+from temex.content.decision import (  # noqa: E402
+    DECISION_FEATURES,
+    DECISION_VERSION,
+    SiteDecision,
+)
+from temex.content.extract import ContentParams, decision_inputs, extract_content  # noqa: E402
+from temex.content.folder import index_folder  # noqa: E402
+from temex.content.scorer import load_model  # noqa: E402
+from temex.evaluate import gold_mask  # noqa: E402
+from temex.page.dom import parse  # noqa: E402
+from temex.page.files import read_page  # noqa: E402
+from temex.page.tokens import token_prf  # noqa: E402
+from temex.errors import ParseError  # noqa: E402
+from temex.template.site_index import SiteIndex  # noqa: E402
+
+#: The trees' settings (scikit-learn's HistGradientBoostingClassifier).
+TREES = {"max_iter": 100, "max_depth": 3, "learning_rate": 0.1, "l2_regularization": 1.0,
+         "min_samples_leaf": 40}
+#: The content datasets whose site folders hold several pages of one site
+#: (folder mode applies): trained on, and scored leaving the dataset out.
+CONTENT_SETS = ("big9", "cleanportaleval", "dragnet")
+OUT = REPO / "src" / "temex" / "content" / "decision.json"
+
+
+def block_labels(doc, blocks, gold) -> list[float]:  # type: ignore[no-untyped-def]
+    """Share of each block's own text that the gold calls content."""
+    out = []
+    for ps in blocks.pieces:
+        tot = con = 0
+        for i in ps:
+            n = len(doc.text[i])
+            tot += n
+            con += n if gold[i] is False else 0
+        out.append(con / tot if tot else 0.0)
+    return out
+
+
+def _rows(doc, index, params, label) -> tuple[list, list, list] | None:  # type: ignore[no-untyped-def]
+    got = decision_inputs(doc, index, params)
+    if got is None:
+        return None
+    cand, rows = got
+    tot = sum(cand.blocks.chars) or 1
+    return rows, label(cand), [c / tot for c in cand.blocks.chars]
+
+
+def _group(name: str, kind: str, pages: list, files: list, root: str, X: list, y: list,
+           w: list) -> dict:
+    return {"name": name, "kind": kind, "pages": pages, "files": files, "root": root,
+            "X": np.array(X, dtype=float).reshape(-1, len(DECISION_FEATURES)),
+            "y": np.array(y), "w": np.array(w)}
+
+
+def collect(data: Path, per_site: int, seed: int, names: list[str],
+            datasets: tuple[str, ...] = CONTENT_SETS) -> list[dict]:
+    """Per group (a shared site, or a site folder of a content dataset with
+    three pages or more): its name and kind (``site`` or the dataset), pages
+    (path, gold text), the files of its index, and the blocks' rows, labels
+    and weights of the pages the decision applies to. A shared site's labels
+    come from its node-level gold; a content dataset's from its gold text
+    (:func:`temex.evaluate.training.labels_for`: a block is content when most
+    of its word trigrams are in the gold)."""
+    from temex.evaluate.content_sets import pages_by_site, read_html
+    from temex.evaluate.training import labels_for
+    from temex.page.tokens import tokens
+
+    params = ContentParams()
+    groups = []
+    for d in sorted(p for p in (data / "sites").iterdir() if (p / "site.json").is_file()):
+        if names and d.name not in names:
+            continue
+        t = time.perf_counter()
+        site, files, pages = sample_pages(d, per_site, seed)
+        index, _, _ = index_folder(files, site.root)
+        X, y, w = [], [], []
+        for f, _gold in pages:
+            doc = parse(read_page(f), url=str(f))
+            gold = gold_mask(doc, site.content_selector, site.template_selector)
+            got = _rows(doc, index, params, lambda c: block_labels(doc, c.blocks, gold))
+            if got is not None:
+                X, y, w = X + got[0], y + got[1], w + got[2]
+        groups.append(_group(site.name, "site", [(str(f), g) for f, g in pages],
+                             [str(f) for f in files], str(site.root), X, y, w))
+        print(f"  {site.name}: {len(pages)} pages, {len(y)} blocks, "
+              f"{time.perf_counter() - t:.0f}s", file=sys.stderr, flush=True)
+    for ds in datasets if not names else ():
+        for site_name, refs in sorted(pages_by_site(data, ds).items()):
+            if len(refs) < 3:
+                continue
+            index = SiteIndex()
+            docs = []
+            for r in refs:
+                try:
+                    doc = parse(read_html(r.html), url=str(r.html))
+                except ParseError:
+                    continue
+                index.add(doc)
+                docs.append((r, doc))
+            X, y, w = [], [], []
+            for r, doc in docs:
+                gold = r.gold_text()
+                got = _rows(doc, index, params, lambda c: labels_for(
+                    [tokens(t) for t in c.blocks.joined], gold))
+                if got is not None:
+                    X, y, w = X + got[0], y + got[1], w + got[2]
+            groups.append(_group(f"{ds}/{site_name}", ds,
+                                 [(str(r.html), r.gold_text()) for r, _ in docs],
+                                 [str(r.html) for r, _ in docs], "", X, y, w))
+        print(f"  {ds}: done", file=sys.stderr, flush=True)
+    return groups
+
+
+def fit(sites: list[dict]):  # type: ignore[no-untyped-def]
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    X = np.vstack([s["X"] for s in sites])
+    y = np.concatenate([s["y"] for s in sites]) >= 0.5
+    # every site weighs the same, whatever its pages and blocks
+    w = np.concatenate([s["w"] / max(s["w"].sum(), 1e-9) for s in sites])
+    m = HistGradientBoostingClassifier(early_stopping=False, random_state=0, **TREES)
+    m.fit(X, y, sample_weight=w)
+    return m, X
+
+
+def decision_dict(m, X: np.ndarray, trained_on: list[str]) -> dict:  # type: ignore[no-untyped-def]
+    from bench.train.train_content_model import forest_dict
+
+    return {"version": DECISION_VERSION, "features": list(DECISION_FEATURES),
+            "threshold": 0.5, "trees": TREES, "trained_on": trained_on,
+            "forest": forest_dict(m, X)}
+
+
+def _index(g: dict) -> SiteIndex:
+    if "index" not in g:
+        if g["kind"] == "site":
+            g["index"] = index_folder([Path(f) for f in g["files"]], Path(g["root"]))[0]
+        else:
+            g["index"] = SiteIndex()
+            for f in g["files"]:
+                g["index"].add(parse(_read(f), url=f))
+    return g["index"]
+
+
+def _read(f: str) -> bytes:
+    from temex.evaluate.content_sets import read_html
+
+    return read_html(Path(f)) if f.endswith(".gz") else read_page(Path(f))
+
+
+def score_group(g: dict, models: dict | None, params: ContentParams) -> list[float]:
+    """Token F1 of every page of ``g`` in folder mode."""
+    index = _index(g)
+    return [token_prf(extract_content(parse(_read(f), url=f), index, None, params,
+                                      models=models).text(), gold)[2]
+            for f, gold in g["pages"]]
+
+
+def explain(sites: list[dict], name: str, worst: int) -> None:
+    """The ``worst`` pages of site ``name`` by left-out lift, and on each the
+    blocks the fold's decision got wrong (gold share, the decision, the page
+    level's verdict, the other pages showing the text, the text)."""
+    from temex.content.candidates import candidates
+
+    k = next(i for i, s in enumerate(sites) if s["name"] == name)
+    s = sites[k]
+    m, X = fit([o for j, o in enumerate(sites) if j != k])
+    fold = SiteDecision(decision_dict(m, X, []))
+    models = {**load_model(), "decision": fold}
+    _index(s)
+    rows = []
+    for f, gold in s["pages"]:
+        doc = parse(read_page(Path(f)), url=f)
+        c = extract_content(doc, s["index"], None, ContentParams(), models=models)
+        alone = extract_content(doc)
+        rows.append((token_prf(c.text(), gold)[2] - token_prf(alone.text(), gold)[2], f, doc,
+                     c, alone))
+    from temex.evaluate import load_site
+
+    site = load_site(next(p for p in Path(s["root"]).parents if (p / "site.json").is_file()))
+    for lift, f, doc, c, alone in sorted(rows, key=lambda r: r[0])[:worst]:
+        print(f"\n{f}: lift {lift:+.3f} ({c.stats})")
+        gold = gold_mask(doc, site.content_selector, site.template_selector)
+        cand = candidates(doc, s["index"], None, ContentParams())
+        df = s["index"].counts(cand.blocks, True)
+        lab = block_labels(doc, cand.blocks, gold)
+        for b in range(len(cand.blocks)):
+            kept, page = b in c.chosen, b in alone.chosen
+            if kept != (lab[b] >= 0.5):
+                print(f"  {b:4d} gold {lab[b]:.1f} kept {int(kept)} page {int(page)} "
+                      f"df {df[b]:3d}/{cand.others} {doc.tag[cand.blocks.node[b]]:6s} "
+                      f"{cand.blocks.joined[b][:60]!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sites", nargs="*", metavar="SITE")
+    ap.add_argument("--data", help=DATA_HELP)
+    ap.add_argument("--per-site", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cache", default=str(REPO / "bench" / ".cache" / f"site_decision-v{DECISION_VERSION}.pkl"),
+                    help="the collected rows (remade with --refresh)")
+    ap.add_argument("--refresh", action="store_true")
+    ap.add_argument("--write", action="store_true", help="write the shipped model")
+    ap.add_argument("--json", help="every page's left-out scores")
+    ap.add_argument("--explain", metavar="SITE",
+                    help="only list the blocks the decision left out for SITE gets wrong "
+                         "on its worst pages")
+    ap.add_argument("--worst", type=int, default=3, help="pages listed by --explain")
+    args = ap.parse_args(argv)
+    data = data_dir(args.data)
+    cache = Path(args.cache)
+    if cache.is_file() and not args.refresh and not args.sites:
+        groups = pickle.loads(cache.read_bytes())
+    else:
+        groups = collect(data, args.per_site, args.seed, args.sites)
+        if not args.sites:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_bytes(pickle.dumps([{k: v for k, v in g.items() if k != "index"}
+                                            for g in groups]))
+    if args.explain:
+        explain(groups, args.explain, args.worst)
+        return 0
+    base = load_model()
+    before = replace(ContentParams(), site_decision=False)
+    folds: list[tuple[str, list[dict]]] = [(g["name"], [g]) for g in groups
+                                           if g["kind"] == "site"]
+    for ds in CONTENT_SETS:
+        held = [g for g in groups if g["kind"] == ds]
+        if held:
+            folds.append((ds, held))
+    rows = []
+    for name, held in folds:
+        m, X = fit([g for g in groups if all(g is not h for h in held)])
+        fold = SiteDecision(decision_dict(m, X, []))
+        loso = [x for g in held for x in score_group(g, {**base, "decision": fold},
+                                                     ContentParams())]
+        hand = [x for g in held for x in score_group(g, None, before)]
+        alone = [token_prf(temex.extract(_read(f), url=f, format="text") or "", gold)[2]
+                 for g in held for f, gold in g["pages"]]
+        rows.append((name, statistics.mean(loso), statistics.mean(hand),
+                     statistics.mean(alone), loso, hand, alone))
+        print(f"  {name}: left out {rows[-1][1]:.3f}, hand-set {rows[-1][2]:.3f}, "
+              f"page alone {rows[-1][3]:.3f}", file=sys.stderr, flush=True)
+    rows.sort(key=lambda r: r[1] - r[3])
+    print("Token F1, folder mode (every page of a group as its site's evidence), the "
+          "decision trained leaving the site (a content dataset: the dataset) out; worst "
+          "lift first\n")
+    print("| site or dataset | left out | hand-set choice | page alone | lift (left out) | "
+          "lift (hand-set) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, lo, hand, alone, *_ in rows:
+        print(f"| {name} | {lo:.3f} | {hand:.3f} | {alone:.3f} | {lo - alone:+.3f} | "
+              f"{hand - alone:+.3f} |")
+    sites = {g["name"] for g in groups if g["kind"] == "site"}
+    for label, keep in (("the shared sites", lambda n: n in sites),
+                        ("the 13 sites added 2026-12-03", lambda n: n in NEW_SITES),
+                        ("the other shared sites", lambda n: n in sites and n not in NEW_SITES)):
+        sel = [r for r in rows if keep(r[0])]
+        if sel:
+            lo, hand, alone = (statistics.mean(r[i] for r in sel) for i in (1, 2, 3))
+            print(f"| **mean, {label}** ({len(sel)}) | {lo:.3f} | {hand:.3f} | {alone:.3f} "
+                  f"| {lo - alone:+.3f} | {hand - alone:+.3f} |")
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            {r[0]: {"loso": r[4], "hand": r[5], "alone": r[6]} for r in rows}), "utf-8")
+    if args.write:
+        m, X = fit(groups)
+        trained = sorted({g["name"] if g["kind"] == "site" else g["kind"] for g in groups})
+        OUT.write_text(json.dumps(decision_dict(m, X, trained),
+                                  separators=(",", ":")) + "\n", "utf-8")
+        print(f"\nwrote {OUT.relative_to(REPO)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
