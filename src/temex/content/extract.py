@@ -198,7 +198,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     region by :func:`temex.content.region.select`; at the page level the
     rules where the scorer collapsed (``page_fallback``)."""
     from .features import block_lists
-    from .region import introduced_elements, main_elements, select
+    from .region import Widening, introduced_elements, main_elements, select
     from .scorer import block_features, load_model
 
     doc, blocks = cand.doc, cand.blocks
@@ -240,12 +240,14 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
              if params.main_region > 0 else frozenset())
     page_level = variant == "page"
     title = title_heading(doc, blocks) if page_level and params.title_region > 0 else -1
-    chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
-                            params.list_region, mains, params.main_region,
-                            page_level and params.title_article, title, params.title_region,
-                            headed_tables(doc) if params.table_gaps else (),
-                            introduced_elements(doc, blocks) if params.introduced else (),
-                            params.code_region)
+    widening = Widening(
+        lists=lists, list_threshold=params.list_region, mains=mains,
+        main_threshold=params.main_region, article=page_level and params.title_article,
+        title=title, title_ratio=params.title_region,
+        tables=headed_tables(doc) if params.table_gaps else (),
+        introduced=introduced_elements(doc, blocks) if params.introduced else (),
+        code=params.code_region)
+    chosen, region = select(doc, blocks, probs, model.threshold, model.outside, widening)
     stats: dict[str, Any] = {"scorer": variant}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)

@@ -13,7 +13,7 @@ tells which headings are the page's own title: those whose text the page's
 site's menus and listings show its pages' titles, so that heading "repeats"
 on other pages).
 
-Source: the detector's head zone (:func:`temex.template.detectors.rules.head_zone`)
+Source: the detector's head zone (:func:`temex.template.rules.head_zone.head_zone`)
 applied per page; the title rule is issue 4's, the zone rules issue 11's
 (docs/CONTENT.md, docs/BATCH.md). Cost: O(blocks) for the title, O(region
 end) for the zones.
@@ -135,7 +135,7 @@ def head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
     repeated text, no template mask; with a mask :func:`title_zone` does
     this), where the repeated text has already taken the chrome between the
     two (share bars, breadcrumbs) out of ``good``: the detector's head zone
-    (``template.detectors.rules.head_zone``) for the main text. Measured in
+    (``template.rules.head_zone.head_zone``) for the main text. Measured in
     docs/CONTENT.md ("What temex extract -f content prints")."""
     node = blocks.node
     t_node = node[title]
@@ -178,7 +178,7 @@ def title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequ
     the page's byline, date, maintainer line, price. The site index calls
     them repeated text ("Maintainer: admin", "By Staff" repeat on many
     pages); the data README's convention makes them content. It is the
-    detector's head-zone rule (:func:`temex.template.detectors.rules.head_zone`)
+    detector's head-zone rule (:func:`temex.template.rules.head_zone.head_zone`)
     applied per page, where the template mask holds the site's chrome and
     the heading names the page. Where ``chosen`` holds nothing but the
     heading (a forum board of one or two topics, too few rows for a list,

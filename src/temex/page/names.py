@@ -284,7 +284,7 @@ def comment_sections(doc: Document) -> list[bool]:
     (:func:`temex.content.rules.rule_signals`) and add it beside the article
     (:func:`temex.content.records.comment_thread`); the content-region rule
     of the template detectors leaves its text content
-    (:func:`temex.template.detectors.rules.comment_text`). O(n)."""
+    (:func:`temex.template.rules.region.comment_text`). O(n)."""
     if doc.body < 0:
         return [False] * len(doc)
     return flagged_below(doc, name_flags(doc, comment_named, doc.body + 1, COMMENT_MEMO))
