@@ -43,7 +43,6 @@ Cost: O(n) per page once the site's block texts are counted.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,13 +55,13 @@ from .candidates import Candidates, candidates, repeated_text
 from .output import Content
 from .params import ContentParams
 from .records import comment_blocks, comment_thread, headed_tables
-from .rules import NEGATIVE_NAMES, navigation_blocks, rule_signals, select_blocks
+from .rules import navigation_blocks, rule_signals
 from .title import title_heading
 
-__all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
+__all__ = ["ContentParams", "Content", "extract_content", "main_content",
            "small_page_own_text", "page_level_added",
            "rule_signals", "repeated_text", "site_page_blocks",
-           "content_text", "content_markdown", "content_html", "content_json", "NEGATIVE_NAMES"]
+           "content_text", "content_markdown", "content_html"]
 
 
 def extract_content(doc: Document, site: SiteIndex | None = None,
@@ -313,11 +312,6 @@ def content_markdown(model: TemplateModel, params: ContentParams = ContentParams
 def content_html(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
     """Main content of a fitted model's key page as HTML fragments."""
     return _from_model(model, params).html()
-
-
-def content_json(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
-    """Main content of a fitted model's key page as a JSON report."""
-    return json.dumps(_from_model(model, params).report(), indent=2, ensure_ascii=False)
 
 
 def main_content(saved: SavedTemplate | None, doc: Document,

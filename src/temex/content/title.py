@@ -30,11 +30,14 @@ from ..page.dom import Document
 __all__ = ["head_zone", "names_page", "own_title_block", "own_title_blocks", "page_title_text",
            "title_before", "title_heading", "title_zone"]
 
-#: Headings that may name the page (:func:`title_heading`), and the fewest
-#: characters of their normalised text (shorter ones, "Home", "News", are
-#: part of many titles by chance).
+#: Headings that may name the page (:func:`title_heading`).
 TITLE_HEADINGS = frozenset({"h1", "h2", "h3"})
-TITLE_MIN_CHARS = 8
+#: The fewest characters of a heading's normalised text for it to name the
+#: page (:func:`title_heading`, :func:`names_page`): shorter ones, "Home",
+#: "News", are part of many titles by chance. Not the template rules'
+#: :data:`temex.template.rules.title.TITLE_PART_MIN_CHARS` (12), a plainer
+#: test on any heading of the tree.
+NAMING_HEADING_MIN_CHARS = 8
 #: The fewest characters of a cut ``<title>``'s part that must begin a
 #: heading for the heading to name the page (:func:`names_page`): a third of
 #: the 60-70 characters that titles are cut to, long enough not to begin a
@@ -107,7 +110,7 @@ def own_title_blocks(doc: Document, blocks: Blocks) -> list[int]:
 
 def title_heading(doc: Document, blocks: Blocks, title: str | None = None) -> int:
     """The block of the heading that names the page: the longest ``h1``,
-    ``h2`` or ``h3`` block whose normalised text (``TITLE_MIN_CHARS`` or
+    ``h2`` or ``h3`` block whose normalised text (:data:`NAMING_HEADING_MIN_CHARS` or
     more) names the page (:func:`names_page`; first on ties), else -1. Unlike
     :func:`own_title_block` not only the first ``h1``: blogs put the site's
     name in an ``h1`` and the post's title in an ``h2`` or ``h3``, and the
@@ -121,7 +124,8 @@ def title_heading(doc: Document, blocks: Blocks, title: str | None = None) -> in
     for b, nd in enumerate(blocks.node):
         if doc.tag[nd] in TITLE_HEADINGS:
             key = blocks.key[b]
-            if len(key) >= TITLE_MIN_CHARS and len(key) > best_len and names_page(key, title):
+            if (len(key) >= NAMING_HEADING_MIN_CHARS and len(key) > best_len
+                    and names_page(key, title)):
                 best, best_len = b, len(key)
     return best
 

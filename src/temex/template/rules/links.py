@@ -12,8 +12,9 @@ from urllib.parse import urljoin, urlsplit
 
 from ...page.dom import HEADING_TAGS, Document
 from ...page.urls import url_kind, url_pattern
+from ...page.vocabulary import NAVIGATION_WORDS
 
-__all__ = ["CHROME_LINK_TYPES", "LINK_TYPE_TEXT", "NAMED_LIST_LINK_SHARE", "NAVIGATION_NAMES",
+__all__ = ["CHROME_LINK_TYPES", "LINK_TYPE_TEXT", "NAMED_LIST_LINK_SHARE",
            "OWN_LINK_TYPES", "SERIES_LINKS", "chrome_link_type", "link_type_chrome",
            "named_link_lists", "own_link"]
 
@@ -196,16 +197,6 @@ def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
 SERIES_LINKS = 2
 
 
-#: Name words (of an element's ``id`` and classes, split at non-letters) of
-#: the navigation a page kind carries inside its main element
-#: (:func:`named_link_lists`): the conventions of web themes and frameworks,
-#: as the boilerplate detectors read them (Readability's "unlikely
-#: candidates", the scorer's negative names).
-NAVIGATION_NAMES = frozenset({"nav", "navigation", "pagination", "pager", "paging", "tags",
-                              "tag", "breadcrumb", "breadcrumbs", "share", "sharing",
-                              "social", "related", "prev", "previous", "next"})
-
-
 #: Least share of link text in a :func:`named_link_lists` list: half, as the
 #: head zone's (a breadcrumb ends with the page's own name, not a link).
 #: 0.5, 0.6 and 0.7 give the same offline figures but cookwithtina's
@@ -220,7 +211,7 @@ _NAME_WORDS = re.compile(r"[^a-z]+")
 def named_link_lists(doc: Document, region: int) -> list[int]:
     """Roots of the navigation named as such inside ``region`` (our rule):
     the outermost elements whose ``id`` or classes hold a
-    :data:`NAVIGATION_NAMES` word (``post-nav``, ``post-tags``,
+    :data:`~temex.page.vocabulary.NAVIGATION_WORDS` word (``post-nav``, ``post-tags``,
     ``pagination``, ``share-links``, ``breadcrumbs``), at least
     :data:`NAMED_LIST_LINK_SHARE` of whose text is link text, with two links
     or more to other pages (tabs and tables of contents point into the page)
@@ -239,6 +230,6 @@ def named_link_lists(doc: Document, region: int) -> list[int]:
 
 def _named_navigation(id_: str, classes: tuple[str, ...]) -> bool:
     for value in (id_, *classes):
-        if any(w in NAVIGATION_NAMES for w in _NAME_WORDS.split(value.lower())):
+        if any(w in NAVIGATION_WORDS for w in _NAME_WORDS.split(value.lower())):
             return True
     return False

@@ -15,8 +15,8 @@ from collections.abc import Collection, Sequence
 from ...page.blocks import norm_key
 from ...page.dom import HEADING_TAGS, Document
 
-__all__ = ["TITLE_LEVELS", "TITLE_MATCH_TAGS", "TITLE_MIN_CHARS", "TITLE_TAGS", "page_title",
-           "title_nodes", "widen_to_title"]
+__all__ = ["TITLE_LEVELS", "TITLE_MATCH_TAGS", "TITLE_PART_MIN_CHARS", "TITLE_TAGS",
+           "page_title", "title_nodes", "widen_to_title"]
 
 
 #: How many levels above the content region the page's title may sit for the
@@ -46,10 +46,14 @@ def page_title(doc: Document) -> str:
 _TITLE_META = frozenset({"og:title", "twitter:title"})
 
 
-#: Shortest heading text (characters, normalised) that names the page by
-#: matching its ``<title>`` (:func:`title_nodes`): shorter texts ("Home",
-#: "News") match titles by chance.
-TITLE_MIN_CHARS = 12
+#: Shortest text (characters, normalised) of an ``h2``/``h3`` that is a title
+#: heading because it is part of the head's title (:func:`title_nodes`):
+#: shorter texts ("Home", "News") are part of titles by chance; 6 and 20 gave
+#: the same figures on the shared sites (docs/BENCHMARKS.md). The content
+#: stage's own test, :data:`temex.content.title.NAMING_HEADING_MIN_CHARS`
+#: (8), asks more of a match (a cut title's part may begin the heading) and
+#: was measured on the content sets.
+TITLE_PART_MIN_CHARS = 12
 
 
 #: Tags a title-matching element may have (:func:`title_nodes`). Any
@@ -62,7 +66,7 @@ def title_nodes(doc: Document, template: Sequence[bool],
                 seen: Collection[str] = (), site_titles: Sequence[str] = ()) -> list[int]:
     """Elements of ``<body>`` that can be the page's title heading (our rule):
     an ``<h1>``, or a heading (:data:`TITLE_MATCH_TAGS`) whose text
-    (at least :data:`TITLE_MIN_CHARS` characters, normalised) is part of the
+    (at least :data:`TITLE_PART_MIN_CHARS` characters, normalised) is part of the
     page's title as the head states it (:func:`page_title`): product pages
     and many CMS themes put the page's title in an ``<h2>`` and keep ``<h1>``
     for the logo or a breadcrumb. The heading must not be template under
@@ -98,7 +102,7 @@ def title_nodes(doc: Document, template: Sequence[bool],
             out.append(i)
         elif title and doc.tag[i] in TITLE_MATCH_TAGS:
             key = norm_key(doc.subtree_text(i))
-            if len(key) >= TITLE_MIN_CHARS and key in title:
+            if len(key) >= TITLE_PART_MIN_CHARS and key in title:
                 out.append(i)
     if len(out) > 1:
         # headings outside a <nav> first, each group in document order; a
