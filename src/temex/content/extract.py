@@ -44,12 +44,11 @@ Cost: O(n) per page once the site's block texts are counted.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
 from ..template.model import TemplateModel
-from ..template.saved import SavedTemplate, text_mask
 from ..template.site_index import SiteIndex
 from .candidates import Candidates, candidates, repeated_text
 from .output import Content
@@ -57,6 +56,9 @@ from .params import ContentParams
 from .records import comment_blocks, comment_thread, headed_tables
 from .rules import navigation_blocks, rule_signals
 from .title import title_heading
+
+if TYPE_CHECKING:
+    from ..template.saved import SavedTemplate
 
 __all__ = ["ContentParams", "Content", "extract_content", "main_content",
            "small_page_own_text", "page_level_added",
@@ -322,6 +324,8 @@ def main_content(saved: SavedTemplate | None, doc: Document,
     ``saved.site_index``; the page's own occurrence is discounted only when it
     was one of the indexed sample pages. O(n)."""
     if mask is None and saved is not None:
+        from ..template.saved import text_mask  # the saved-template path only
+
         mask = text_mask(saved, doc)
     index = saved.site_index if saved is not None else None
     member = index.member(doc) if index is not None else False

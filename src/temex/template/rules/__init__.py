@@ -30,13 +30,39 @@ content; the chrome of a page kind is template) is what these rules aim at.
 
 from __future__ import annotations
 
-from .evidence import DEFAULT_EVIDENCE_SHARE, muted_evidence, supported_mapping
-from .records import DEFAULT_RECORD_SHARE, siblings_alike
-from .region import DEFAULT_REGION, content_region
-from .sequence import PASSES, PLACING, RULE_NAMES, RULES, Compared, Rules, apply_region
-from .title import page_title, title_nodes
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from ..defaults import DEFAULT_REGION
+
+if TYPE_CHECKING:
+    from .evidence import DEFAULT_EVIDENCE_SHARE, muted_evidence, supported_mapping
+    from .records import DEFAULT_RECORD_SHARE, siblings_alike
+    from .region import content_region
+    from .sequence import PASSES, PLACING, RULE_NAMES, RULES, Compared, Rules, apply_region
+    from .title import page_title, title_nodes
+
+#: Where each public name lives; a family module loads on first use (the
+#: content stage reads two link rules without the rest).
+_LAZY = {
+    "DEFAULT_EVIDENCE_SHARE": ".evidence", "muted_evidence": ".evidence",
+    "supported_mapping": ".evidence", "DEFAULT_RECORD_SHARE": ".records",
+    "siblings_alike": ".records", "content_region": ".region", "PASSES": ".sequence",
+    "PLACING": ".sequence", "RULE_NAMES": ".sequence", "RULES": ".sequence",
+    "Compared": ".sequence", "Rules": ".sequence", "apply_region": ".sequence",
+    "page_title": ".title", "title_nodes": ".title",
+}
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "PASSES",
            "PLACING", "RULES", "RULE_NAMES", "Compared", "Rules", "apply_region",
            "content_region", "muted_evidence", "page_title", "siblings_alike",
            "supported_mapping", "title_nodes"]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
