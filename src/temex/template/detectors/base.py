@@ -88,6 +88,10 @@ class BaseDetector(FittedMixin):
     def __init__(self, equality: str | Equality = DEFAULT_EQUALITY,
                  max_cells: int = DEFAULT_MAX_CELLS, rules: Rules = RULES,
                  **switches: Any) -> None:
+        unknown = sorted(set(switches) - set(self.PARAMS))
+        if unknown:  # as for any keyword the detector does not take
+            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument "
+                            f"{unknown[0]!r}")
         self.equality = equality
         self.max_cells = max_cells
         self.rules = rules.with_switches(**switches)
