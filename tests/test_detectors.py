@@ -13,7 +13,7 @@ from temex.evaluate import evaluate_site, load_site
 from temex.page.dom import parse
 from temex.template.detectors import ExtractOptions, get_detector
 from temex.template.detectors.intersect import IntersectDetector
-from temex.template.detectors.rules import content_region
+from temex.template.rules.region import content_region
 from temex.template.detectors.vote import VoteDetector
 
 PAGE = """<html><body><header><a href="/">Site</a><ul class="menu">
@@ -387,7 +387,7 @@ def test_a_product_title_in_an_h2_named_by_the_title_widens_the_region() -> None
     # and "add to cart" form lie between the title and the description. The
     # <title> names the <h2>, so the region takes the product box, and the
     # price and the options between title and text are content.
-    from temex.template.detectors.rules import page_title, title_nodes
+    from temex.template.rules.title import page_title, title_nodes
     m, gold = _shared_page("americanpillowcase-shop", "mattress-protector")
     k = m.key
     h2 = next(i for i in k.in_body() if "product-single__title" in k.classes[i])
@@ -464,7 +464,7 @@ def test_a_title_heading_with_a_repeated_icon_is_still_the_title() -> None:
     # Its text is the page's own (no compared page has it), so it is the
     # page's title all the same, and the line under it is content.
     from temex.template.detectors.base import seen_texts
-    from temex.template.detectors.rules import title_nodes
+    from temex.template.rules.title import title_nodes
     m, gold = _shared_page("wikinotes", "monday-march-5")
     k = m.key
     pages = _pages_of(m)
@@ -639,7 +639,7 @@ def test_series_links_between_title_and_text_stay_template() -> None:
     what holds a list that is not (hypermail's key page 0100.html: content
     F1 0.901 without it, 1.000 with it)."""
     from temex.page.urls import url_kind
-    from temex.template.detectors.rules import _series_navigation
+    from temex.template.rules.head_zone import _series_navigation
 
     key = parse(_message(100, "Re: many worlds", "wei", "one universe or many " * 15),
                 url="https://example.org/list/0100.html")
@@ -708,7 +708,7 @@ def test_the_series_prefilter_agrees_with_url_kind(href: str, base: str) -> None
     """``rules._same_kind`` compares the last path segment's pattern before
     it resolves a link; it must answer as :func:`url_kind` does."""
     from temex.page.urls import url_kind
-    from temex.template.detectors.rules import _same_kind
+    from temex.template.rules.links import _same_kind
 
     own = url_kind(base)
     assert _same_kind(href, base, own) == (url_kind(href, base) == own)
@@ -761,7 +761,7 @@ def test_a_heading_in_a_nav_is_the_title_only_where_no_other_is() -> None:
     the head zone starts at the product box's own heading (tested on a real
     page below); a collection page whose breadcrumb heading is its only one
     keeps it as its title."""
-    from temex.template.detectors.rules import title_nodes
+    from temex.template.rules.title import title_nodes
 
     name = "Blue pillow case, king size"
     page = parse(f"<html><head><title>{name}</title></head><body><main><nav class='crumbs'>"
@@ -819,7 +819,7 @@ def test_a_bylines_own_links_are_no_navigation() -> None:
     page's author (``rel=author``) and to the page itself (its permalink) lead
     nowhere else, so the head zone keeps the line as the page's own
     (``rules.own_link``); cookwithtina 0.985 / 0.961 → 0.989 / 0.973."""
-    from temex.template.detectors.rules import own_link
+    from temex.template.rules.links import own_link
 
     key = parse(_post("beef-stroganoff", "Beef Stroganoff", "beef and cream " * 20),
                 url="https://example.org/beef-stroganoff/")
@@ -841,7 +841,7 @@ def test_a_heading_names_the_site_only_beside_the_pages_own_names() -> None:
     names the site and is no title; one that is the whole title of each
     (digits aside: an issue index among the other issues' indexes) names
     this page, a page of the same kind named by the same pattern."""
-    from temex.template.detectors.rules import title_nodes
+    from temex.template.rules.title import title_nodes
 
     page = parse("<html><head><title>{t}</title></head><body><h1>{h}</h1>"
                  "<p>text</p></body></html>".format(t="Rubyist Magazine 0045", h="Rubyist Magazine 0045"))
@@ -888,7 +888,7 @@ def test_a_grid_of_card_links_is_the_pages_content() -> None:
     items, tables of contents, previous / next) are left out of the region's
     weight. Before, the cards weighed nothing, the region was the page's
     short heading and every card was called template."""
-    from temex.template.detectors.rules import inline_link_text
+    from temex.template.rules.region import inline_link_text
 
     cards = "".join(f"<a class='card' href='/p/{k}'><h3>Project {k} of the firm</h3>"
                     f"<p>What we built for client number {k}, and how it went.</p></a>"
@@ -1027,7 +1027,7 @@ def test_a_wrapper_mapped_onto_a_small_box_is_no_row() -> None:
     forum listing's page wrapper, mapped onto one of the small boxes a
     thread page stacks, is no row of a listing, and the region is not
     widened over the page."""
-    from temex.template.detectors.rules import listing_row
+    from temex.template.rules.records import listing_row
     from temex.template.detectors.vote import peer_rows
     from temex.template.equality import get_equality
     from temex.template.mapping import etdm
@@ -1082,7 +1082,7 @@ def test_a_permalink_is_no_evidence_that_its_heading_repeats() -> None:
     rule (used to place the region) it made every page's title heading
     repeated, though the titles differ; a heading whose text repeats ("See
     also") still is (``rules.supported_mapping``, ``_permalink_set``)."""
-    from temex.template.detectors.rules import supported_mapping
+    from temex.template.rules.evidence import supported_mapping
     from temex.template.equality import get_equality
     from temex.template.mapping import etdm
 
@@ -1109,7 +1109,7 @@ def test_a_code_block_repeats_only_as_a_whole() -> None:
     repeated, and the region shrank to the one ``<pre>`` left. A code block
     is evidence only where it is identical to the block it is mapped to
     (``rules._changed_code``); an identical block still is."""
-    from temex.template.detectors.rules import supported_mapping
+    from temex.template.rules.evidence import supported_mapping
     from temex.template.equality import get_equality
     from temex.template.mapping import etdm
 

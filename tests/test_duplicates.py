@@ -4,7 +4,7 @@ test and URL normalisation."""
 from __future__ import annotations
 
 from temex import parse
-from temex.site.duplicates import distinct_pages, is_copy, normalise_url, shingles
+from temex.site.duplicates import distinct_pages, is_copy, same_page_url, shingles
 
 MENU = "<ul>" + "".join(f"<li><a href='/{w}'>{w} section of the site</a></li>"
                         for w in ("news", "about", "shop", "contact")) + "</ul>"
@@ -38,11 +38,11 @@ def test_live_copy_test() -> None:
     assert is_copy(page(ARTICLE * 2 + " variant"), [key, other])
 
 
-def test_normalise_url_drops_session_and_sort_parameters() -> None:
-    a = normalise_url("http://x.org/forumdisplay.php?f=3&s=abc123&sort=lastpost&order=desc#top")
-    b = normalise_url("http://x.org/forumdisplay.php?sort=title&f=3")
+def test_same_page_url_drops_session_and_sort_parameters() -> None:
+    a = same_page_url("http://x.org/forumdisplay.php?f=3&s=abc123&sort=lastpost&order=desc#top")
+    b = same_page_url("http://x.org/forumdisplay.php?sort=title&f=3")
     assert a == b == "http://x.org/forumdisplay.php?f=3"
-    assert normalise_url("http://x.org/p?id=2") != normalise_url("http://x.org/p?id=3")
+    assert same_page_url("http://x.org/p?id=2") != same_page_url("http://x.org/p?id=3")
 
 
 def test_url_pattern_abstracts_the_variable_parts() -> None:

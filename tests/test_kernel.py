@@ -120,9 +120,11 @@ class _Misreading:
 def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatch) -> None:
     from temex.page import _kernel
 
-    assert kernel._self_check(_kernel) == ""
+    from temex.page.kernel_check import self_check
+
+    assert self_check(_kernel) == ""
     for wrong in ("parent", "cap", "text", "address", "events", "sum"):
-        assert kernel._self_check(_Misreading(_kernel, wrong)), wrong
+        assert self_check(_Misreading(_kernel, wrong)), wrong
     monkeypatch.setattr(selectolax, "__version__", "9.9.9")
     monkeypatch.delenv("TEMEX_KERNEL", raising=False)
     module, why = kernel._load()

@@ -38,7 +38,8 @@ from bench.eval.bench_core import (
 from temex.page.dom import Document
 from temex.template.detectors import get_detector
 from temex.template.detectors.base import seen_texts
-from temex.template.detectors.rules import apply_region, record_groups
+from temex.template.rules import Compared, apply_region
+from temex.template.rules.records import record_groups
 
 TAGS = ["a", "li", "ul", "div", "span", "p", "h", "table", "tr", "td", "form", "input", "img",
         "i", "nav", "section", "br", "hr", "button", "label", "option", "svg"]
@@ -71,7 +72,8 @@ def node_features(key: Document, pages: list[Document], n: int) -> tuple[list[li
     info = {"region": -1}
     seen = seen_texts(pages)
     rules = apply_region(key, [v >= need for v in v1], det.region,
-                         inside_template=[v >= need_in for v in v2], seen=seen, info=info)
+                         inside_template=[v >= need_in for v in v2],
+                         compared=Compared(seen=seen), info=info)
     reg = info["region"]
     size = len(key)
     tot, lnk, sn = [0] * size, [0] * size, [0] * size

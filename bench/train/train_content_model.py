@@ -63,6 +63,7 @@ import numpy as np
 
 from bench.common import DATA_HELP, data_dir
 from temex.content.extract import ContentParams
+from temex.content.region import Widening
 from temex.content.scorer import (
     CONTEXT_FEATURES,
     FEATURES,
@@ -273,12 +274,13 @@ def keep_of(p: Page, pr: np.ndarray, t: float, sel: str) -> np.ndarray:
     if _PARAMS.navigation and p.nav.any():
         pr = np.where(p.nav, 0.0, pr)  # links in the page's navigation, as extract_content
     # "region" is extract_content's page level, the title's article included
-    chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, p.lists,
-                       _PARAMS.list_region, p.mains, _PARAMS.main_region,
-                       sel == "region" and _PARAMS.title_article,
-                       p.title if sel == "region" else -1, _PARAMS.title_region,
-                       p.tables if _PARAMS.table_gaps else (),
-                       p.introduced if _PARAMS.introduced else (), _PARAMS.code_region)
+    widening = Widening(
+        lists=p.lists, list_threshold=_PARAMS.list_region, mains=p.mains,
+        main_threshold=_PARAMS.main_region, article=sel == "region" and _PARAMS.title_article,
+        title=p.title if sel == "region" else -1, title_ratio=_PARAMS.title_region,
+        tables=p.tables if _PARAMS.table_gaps else (),
+        introduced=p.introduced if _PARAMS.introduced else (), code=_PARAMS.code_region)
+    chosen, _ = select(p.ctx_doc, p.ctx_blocks, pr.tolist(), t, outside, widening)
     keep = np.zeros(len(pr), dtype=bool)
     keep[chosen] = True
     return keep

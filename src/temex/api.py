@@ -15,15 +15,20 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .content.extract import Content, ContentParams, extract_content
 from .errors import PageError, PageLoadError, ParameterError, ParseError
 from .page.dom import Document, parse
 from .page.files import read_page, real_path
-from .site.pool import choose_pages, load_candidate
-from .template.detectors import DEFAULT_N_PAGES, ExtractOptions, get_detector
-from .template.model import TemplateModel
-from .template.site_index import SiteIndex
+from .template.defaults import DEFAULT_N_PAGES
+
+if TYPE_CHECKING:
+    from .template.detectors import ExtractOptions
+    from .template.model import TemplateModel
+
+# The site and detector layers load on first use (extract_site, extract_files,
+# fit_pages, ExtractOptions), so that extract(html) loads only what it runs.
 
 __all__ = ["DEFAULT_N_PAGES", "EXTRACT_FORMATS", "ExtractOptions", "extract", "extract_files",
            "extract_site", "fit_pages", "load_key_file"]
@@ -155,6 +160,8 @@ def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | Non
             continue
         if other.body >= 0:
             others.append(other)
+    from .template.site_index import SiteIndex
+
     index = SiteIndex([doc, *others])
     return _output(extract_content(doc, index, params=_params(params, comments)), format,
                    front_matter)
@@ -213,6 +220,8 @@ def follow_key_stubs(key: Document, key_path: Path, root: Path | None
 def fit_pages(key: Document, pages: Sequence[Document], options: ExtractOptions
               ) -> TemplateModel:
     """Fit the configured detector on already parsed pages."""
+    from .template.detectors import get_detector
+
     det = get_detector(options.method, **options.detector_params())
     model: TemplateModel = det.fit(key, pages).model_
     model.loads = 1 + len(pages)
@@ -233,6 +242,9 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
     ``follow_stubs=False``: used as it is, as for a page read from stdin,
     whose relative target names no known file).
     """
+    from .site.pool import choose_pages, load_candidate
+    from .template.detectors import ExtractOptions
+
     options = options or ExtractOptions()
     t0 = time.perf_counter()
     key = load_key_file(key_path)
@@ -281,3 +293,12 @@ def extract_files(key_path: str | Path, pages: Sequence[str | Path] = (),
     model.timings = {"parse_key": t_key, "parse_pages": t_parse, **model.timings,
                      "total": time.perf_counter() - t0}
     return model
+
+
+def __getattr__(name: str) -> object:
+    # ExtractOptions, a public name of this module, lives with the detectors
+    if name == "ExtractOptions":
+        from .template.detectors import ExtractOptions
+
+        return ExtractOptions
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,7 +20,7 @@ __all__ = ["DEFAULT_CS_SIZE", "EXIT_CODES", "EXIT_FAILED", "EXIT_INCOMPLETE",
            "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PARTIAL", "EXIT_USAGE", "STDIO", "MissingExtra",
            "UsageError", "add_force_argument", "add_guard_arguments", "add_method_arguments",
            "allow_host", "at_least", "extract_options", "fraction",
-           "guard_settings", "is_stdio", "load_page", "load_pages", "os_reason", "output_exists",
+           "guard_settings", "is_stdio", "load_page", "os_reason", "output_exists",
            "positive_float", "positive_int", "read_input", "refuse_existing", "require", "say",
            "set_command", "write_output"]
 
@@ -310,9 +310,3 @@ def load_page(path: str) -> Document | None:
         say(f"skipped {path}: {reason}")
         return None
     return doc
-
-
-def load_pages(paths: list[str]) -> list[Document]:
-    """Read and parse page files; a page that cannot be used is reported on
-    stderr and skipped."""
-    return [d for d in map(load_page, paths) if d is not None]

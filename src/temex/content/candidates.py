@@ -29,7 +29,7 @@ from functools import cached_property
 
 from ..page.blocks import Blocks, page_blocks
 from ..page.dom import Document
-from ..template.detectors.rules import chrome_link_type, link_type_chrome
+from ..template.rules.links import chrome_link_type, link_type_chrome
 from ..template.site_index import SiteIndex
 from .params import ContentParams
 from .title import own_title_blocks
@@ -107,7 +107,7 @@ def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] |
 
 def _has_typed_link(doc: Document) -> bool:
     """Whether a link of the page has a page kind's link type
-    (:func:`~temex.template.detectors.rules.chrome_link_type`; most pages
+    (:func:`~temex.template.rules.links.chrome_link_type`; most pages
     have none, and the rule's sums are then not computed)."""
     for i, tag in enumerate(doc.tag):
         if tag == "a":
@@ -120,7 +120,7 @@ def _has_typed_link(doc: Document) -> bool:
 def typed_link_chrome(doc: Document, blocks: Blocks, boiler: Sequence[bool],
                       max_text: int) -> list[int]:
     """The page's own blocks inside a page kind's typed link lists: the
-    detector's rule (:func:`temex.template.detectors.rules.link_type_chrome`:
+    detector's rule (:func:`temex.template.rules.links.link_type_chrome`:
     the largest elements at least half of whose links have the HTML link
     type ``tag``, ``prev`` or ``next``, with at most ``max_text`` characters
     outside links; WordPress's category links are ``rel="category tag"``)

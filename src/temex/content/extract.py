@@ -43,27 +43,28 @@ Cost: O(n) per page once the site's block texts are counted.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
 from ..template.model import TemplateModel
-from ..template.saved import SavedTemplate, text_mask
 from ..template.site_index import SiteIndex
 from .candidates import Candidates, candidates, repeated_text
 from .decision import SiteDecision, decision_rows, load_decision
 from .output import Content
 from .params import ContentParams
 from .records import comment_blocks, comment_thread, headed_tables
-from .rules import NEGATIVE_NAMES, navigation_blocks, rule_signals, select_blocks
+from .rules import navigation_blocks, rule_signals
 from .title import title_heading
 
-__all__ = ["ContentParams", "Content", "extract_content", "main_content", "select_blocks",
+if TYPE_CHECKING:
+    from ..template.saved import SavedTemplate
+
+__all__ = ["ContentParams", "Content", "extract_content", "main_content",
            "small_page_own_text", "page_level_added",
            "rule_signals", "repeated_text", "site_page_blocks",
-           "content_text", "content_markdown", "content_html", "content_json", "NEGATIVE_NAMES"]
+           "content_text", "content_markdown", "content_html"]
 
 
 def extract_content(doc: Document, site: SiteIndex | None = None,
@@ -249,7 +250,7 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
     region by :func:`temex.content.region.select`; at the page level the
     rules where the scorer collapsed (``page_fallback``)."""
     from .features import block_lists
-    from .region import introduced_elements, main_elements, select
+    from .region import Widening, introduced_elements, main_elements, select
     from .scorer import block_features, load_model
 
     doc, blocks = cand.doc, cand.blocks
@@ -294,12 +295,14 @@ def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: C
              if params.main_region > 0 else frozenset())
     page_level = variant == "page"
     title = title_heading(doc, blocks) if page_level and params.title_region > 0 else -1
-    chosen, region = select(doc, blocks, probs, model.threshold, model.outside, lists,
-                            params.list_region, mains, params.main_region,
-                            page_level and params.title_article, title, params.title_region,
-                            headed_tables(doc) if params.table_gaps else (),
-                            introduced_elements(doc, blocks) if params.introduced else (),
-                            params.code_region)
+    widening = Widening(
+        lists=lists, list_threshold=params.list_region, mains=mains,
+        main_threshold=params.main_region, article=page_level and params.title_article,
+        title=title, title_ratio=params.title_region,
+        tables=headed_tables(doc) if params.table_gaps else (),
+        introduced=introduced_elements(doc, blocks) if params.introduced else (),
+        code=params.code_region)
+    chosen, region = select(doc, blocks, probs, model.threshold, model.outside, widening)
     stats: dict[str, Any] = {"scorer": variant, "probs": page_probs}
     if variant == "page" and params.page_fallback > 0 and rule["chosen"]:
         kept = sum(blocks.chars[b] for b in chosen)
@@ -367,11 +370,6 @@ def content_html(model: TemplateModel, params: ContentParams = ContentParams()) 
     return _from_model(model, params).html()
 
 
-def content_json(model: TemplateModel, params: ContentParams = ContentParams()) -> str:
-    """Main content of a fitted model's key page as a JSON report."""
-    return json.dumps(_from_model(model, params).report(), indent=2, ensure_ascii=False)
-
-
 def main_content(saved: SavedTemplate | None, doc: Document,
                  params: ContentParams = ContentParams(),
                  mask: Sequence[bool] | None = None) -> Content:
@@ -380,6 +378,8 @@ def main_content(saved: SavedTemplate | None, doc: Document,
     ``saved.site_index``; the page's own occurrence is discounted only when it
     was one of the indexed sample pages. O(n)."""
     if mask is None and saved is not None:
+        from ..template.saved import text_mask  # the saved-template path only
+
         mask = text_mask(saved, doc)
     index = saved.site_index if saved is not None else None
     member = index.member(doc) if index is not None else False

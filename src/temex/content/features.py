@@ -41,28 +41,25 @@ from typing import Any, overload
 from ..page import kernel
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import HEADING_TAGS, Document
-from ..page.names import (COMMENT_WORDS, NameMemo, ancestor_counts, flagged_below, name_flags,
-                          part_flags)
+from ..page.names import NameMemo, ancestor_counts, flagged_below, name_flags, part_flags
+from ..page.vocabulary import (
+    COMMENT_PREFIXES,
+    COMMENT_SECTION_PREFIXES,
+    CONTENT_PREFIXES,
+    NOISE_PREFIXES,
+    SCORER_NOISE_WORDS,
+)
 from .records import RecordLists, record_lists
 from .text import _data_table  # the Markdown writer's table test: one definition
 from .title import page_title_text
 
-__all__ = ["CONTEXT_FEATURES", "FEATURES", "FeatureRows", "POSITIVE_NAMES", "SITE_FEATURES",
+__all__ = ["CONTEXT_FEATURES", "FEATURES", "FeatureRows", "SITE_FEATURES",
            "block_features", "context_features", "logit"]
 
 _TAGS = ("p", "h1", "h2", "h3", "h456", "li", "td", "div", "pre", "blockquote", "dd", "br",
          "body", "span_like", "caption")
 _ANC = ("article", "main", "table", "form", "header", "footer", "nav", "aside", "ul", "li",
         "blockquote", "a", "h", "pre", "code", "figure", "math", "section", "details")
-POSITIVE_NAMES = ("article", "content", "post", "entry", "story", "body", "main", "text",
-                  "blog", "news", "page", "prose", "hentry")
-_NEGATIVE = ("comment", "disqus", "respond", "reply", "share", "sharing", "social",
-             "related", "sidebar", "widget", "promo", "sponsor", "advert", "breadcrumb",
-             "cookie", "newsletter", "subscribe", "popup", "modal", "footer", "nav",
-             "menu", "tags", "tagcloud", "trackback", "pingback", "recommend", "outbrain",
-             "taboola", "yarpp", "popular", "banner", "masthead", "header", "login", "search",
-             "pagination", "pager", "meta", "byline", "date", "author", "caption", "copyright",
-             "skip", "top", "links", "ad", "ads", "list", "teaser", "more")
 _STOP = frozenset("""a an the and or but if of to in on at by for with from as is are was were be
 been being it its this that these those he she they we you i his her their our your my me him
 them us not no so than then there here which who whom what when where why how all any some such
@@ -117,10 +114,6 @@ def _tagclass(t: str) -> str:
     return "span_like"
 
 
-_NEG_PREFIXES = _NEGATIVE[:29]
-_NEG_WORDS = frozenset(_NEGATIVE[29:])
-
-
 @lru_cache(maxsize=1 << 13)
 def _value_words(value: str) -> tuple[frozenset[str], bool, bool]:
     """:func:`_name_words` of one ``id`` or class value. Cached across pages
@@ -132,9 +125,9 @@ def _value_words(value: str) -> tuple[frozenset[str], bool, bool]:
     if low.startswith("js-"):
         return _NO_WORDS
     words = [w for w in _SPLIT.split(low) if w]
-    neg = frozenset(w for w in words if w.startswith(_NEG_PREFIXES) or w in _NEG_WORDS)
+    neg = frozenset(w for w in words if w.startswith(NOISE_PREFIXES) or w in SCORER_NOISE_WORDS)
     pos = _pos(words) if words else False
-    comment = any(w.startswith(("comment", "disqus", "respond", "reply")) for w in words)
+    comment = any(w.startswith(COMMENT_PREFIXES) for w in words)
     if not (neg or pos or comment):
         return _NO_WORDS  # most values: one shared verdict, nothing kept per value
     return neg or _NO_WORDS[0], pos, comment
@@ -160,12 +153,14 @@ def _name_words(id_: str, classes: tuple[str, ...]) -> tuple[frozenset[str], boo
 
 
 def negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:
-    """The words of an element's names that mark noise (:data:`_NEGATIVE`)."""
+    """The words of an element's names that mark noise
+    (:data:`~temex.page.vocabulary.NOISE_PREFIXES`,
+    :data:`~temex.page.vocabulary.SCORER_NOISE_WORDS`)."""
     return _name_words(id_, classes)[0]
 
 
 def _pos(words: list[str]) -> bool:
-    return any(w.startswith(POSITIVE_NAMES) for w in words)
+    return any(w.startswith(CONTENT_PREFIXES) for w in words)
 
 
 def _positive(id_: str, classes: tuple[str, ...]) -> bool:
@@ -351,7 +346,8 @@ def _name_flags(doc: Document, blocks: Blocks) -> tuple[bytes, bytes, bytes]:
     """Per element: a negative name (less the page's layout words,
     :func:`temex.page.names.part_flags`), a positive one, a comment-like
     one; each pair judged once across pages (the memos above)."""
-    return (part_flags(doc, negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
+    return (part_flags(doc, negative_words, blocks.node, blocks.chars,
+                       parts=COMMENT_SECTION_PREFIXES,
                        memo=_NEGATIVE_MEMO),
             name_flags(doc, _positive, memo=_POSITIVE_MEMO),
             name_flags(doc, _comment_like, memo=_COMMENT_MEMO))

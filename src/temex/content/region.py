@@ -34,84 +34,168 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
 
 from ..page.blocks import Blocks, heaviest_element, heaviest_subtree, subtree_sums
 from ..page.dom import HEADING_TAGS, Document
 
-__all__ = ["INTRODUCED_TAGS", "component_parents", "introduced_elements", "keep_code",
-           "keep_introduced",
+__all__ = ["INTRODUCED_TAGS", "KEEP_STEPS", "NO_WIDENING", "REGION_STEPS", "Widening",
+           "component_parents", "introduced_elements", "keep_code", "keep_introduced",
            "list_region", "main_elements", "main_region", "rules_region", "select", "table_gaps",
            "title_article", "title_region"]
 
 
+@dataclass(frozen=True)
+class Widening:
+    """What the widening mechanisms of :func:`select` need: each one's
+    evidence from the page and its setting (from
+    :class:`temex.content.params.ContentParams`). The defaults turn every
+    mechanism off.
+
+    ``lists`` (per block its record list and record element,
+    :func:`temex.content.features.block_lists`) and ``list_threshold``:
+    :func:`list_region`. ``mains`` (the page's main elements,
+    :func:`main_elements`) and ``main_threshold``: :func:`main_region`.
+    ``title`` (the block of the page's title heading) and ``title_ratio``:
+    :func:`title_region`. ``article``: :func:`title_article`. ``tables``
+    (the page's tables with column headers,
+    :func:`temex.content.records.headed_tables`): :func:`table_gaps`.
+    ``introduced`` (:func:`introduced_elements`): :func:`keep_introduced`.
+    ``code``: :func:`keep_code`."""
+
+    lists: tuple[Sequence[int], Sequence[int]] | None = None
+    list_threshold: float = 0.0
+    mains: Collection[int] = ()
+    main_threshold: float = 0.0
+    article: bool = False
+    title: int = -1
+    title_ratio: float = 0.0
+    tables: Sequence[int] = ()
+    introduced: Sequence[tuple[int, int]] = ()
+    code: bool = False
+
+
+#: Every widening off: the maximum-weight subtree alone.
+NO_WIDENING = Widening()
+
+
+@dataclass
+class _Choice:
+    """One page through :func:`select`'s steps: the region, the threshold
+    its blocks are kept from (``inside``) and, once chosen, the kept
+    blocks."""
+
+    doc: Document
+    blocks: Blocks
+    probs: Sequence[float]
+    weight: Sequence[float]
+    region: int
+    inside: float
+    chosen: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """A named step of :func:`select`: it runs when ``on`` holds for the
+    :class:`Widening`; ``measured`` says where its effect was measured."""
+
+    name: str
+    on: Callable[[Widening], bool]
+    run: Callable[[_Choice, Widening], None]
+    measured: str
+
+
+def _to_title(c: _Choice, w: Widening) -> None:
+    c.region = title_region(c.doc, c.blocks, c.weight, c.region, w.title, w.title_ratio)
+
+
+def _to_list(c: _Choice, w: Widening) -> None:
+    assert w.lists is not None
+    widened = list_region(c.doc, c.blocks, c.region, w.lists)
+    if widened >= 0:
+        c.region, c.inside = widened, min(c.inside, w.list_threshold)
+
+
+def _to_main(c: _Choice, w: Widening) -> None:
+    widened = main_region(c.doc, c.blocks, c.probs, c.region, c.inside, w.mains,
+                          w.main_threshold)
+    if widened >= 0:
+        c.region, c.inside = widened, min(c.inside, w.main_threshold)
+
+
+#: The steps that move the region, in order (the title first, then the
+#: widenings).
+REGION_STEPS: tuple[_Step, ...] = (
+    _Step("the title's region", lambda w: w.title >= 0 and w.title_ratio > 0, _to_title,
+          "docs/CONTENT.md, 'The title's region'"),
+    _Step("a region inside a list is the list",
+          lambda w: w.lists is not None and w.list_threshold > 0, _to_list,
+          "docs/CONTENT.md, 'A region inside a list is the list'"),
+    _Step("the page's main element", lambda w: w.main_threshold > 0 and bool(w.mains),
+          _to_main,
+          "docs/CONTENT.md, 'The page's main element', 'A region outside the main element'"),
+)
+
+
+def _table_gaps(c: _Choice, w: Widening) -> None:
+    c.chosen = table_gaps(c.doc, c.blocks, c.probs, c.chosen, c.region, w.tables)
+
+
+def _introduced(c: _Choice, w: Widening) -> None:
+    c.chosen = keep_introduced(c.doc, c.blocks, c.probs, c.chosen, c.region, w.introduced)
+
+
+def _code(c: _Choice, w: Widening) -> None:
+    c.chosen = keep_code(c.doc, c.blocks, c.probs, c.chosen, c.region)
+
+
+def _article(c: _Choice, w: Widening) -> None:
+    c.chosen, c.region = title_article(c.doc, c.blocks, c.chosen, c.region)
+
+
+#: The steps that add to the kept blocks, in order, after the region's
+#: blocks are kept (the title's article last: it may move the region).
+KEEP_STEPS: tuple[_Step, ...] = (
+    _Step("a headed table between, after or below the kept blocks", lambda w: bool(w.tables),
+          _table_gaps,
+          "docs/CONTENT.md, 'A table between kept blocks', 'A table after the region', "
+          "'The tables of the next row'"),
+    _Step("what a colon introduces", lambda w: bool(w.introduced), _introduced,
+          "docs/CONTENT.md, 'What a colon introduces'"),
+    _Step("code inside the region", lambda w: w.code, _code,
+          "docs/CONTENT.md, 'Code inside the region'"),
+    _Step("the title's article", lambda w: w.article, _article,
+          "docs/CONTENT.md, 'The title's article'"),
+)
+
+
 def select(doc: Document, blocks: Blocks, probs: Sequence[float], threshold: float,
-           outside: float = 2.0, lists: tuple[Sequence[int], Sequence[int]] | None = None,
-           list_threshold: float = 0.0, mains: Collection[int] = (),
-           main_threshold: float = 0.0, article: bool = False, title: int = -1,
-           title_ratio: float = 0.0, tables: Sequence[int] = (),
-           introduced: Sequence[tuple[int, int]] = (), code: bool = False
-           ) -> tuple[list[int], int]:
+           outside: float = 2.0, widening: Widening = NO_WIDENING) -> tuple[list[int], int]:
     """Kept blocks and the main region from block probabilities: the region
     is the element maximising the sum of ``chars * (p - threshold)`` over its
     blocks (a maximum-weight subtree); kept are the blocks inside it with
-    ``p >= threshold`` and, outside it, those with ``p >= outside``.
-
-    With ``lists`` (per block its record list and record element,
-    :func:`temex.content.features.block_lists`) and ``list_threshold > 0``,
-    a region inside one record list is widened to the list's container and
-    keeps its blocks from ``list_threshold`` on (:func:`list_region`).
-    With ``main_threshold > 0``, a region under one of ``mains`` (the page's
-    main elements, :func:`main_elements`) that
-    keeps under half of the characters the main element holds from
-    ``main_threshold`` on is widened to it, which keeps its blocks from that
-    probability on (:func:`main_region`). With ``article``, a choice that
-    kept nothing beyond the page's ``h1`` or little of the ``<article>``
-    around it becomes that article (:func:`title_article`). With ``title``
-    (the block of the page's title heading) and ``title_ratio > 0``, a
-    region that does not hold the title gives way to the heaviest subtree
-    around the title that weighs at least ``title_ratio`` of it
-    (:func:`title_region`), before the widenings above. With ``tables``
-    (the page's tables with column headers,
-    :func:`temex.content.records.headed_tables`), the blocks of such a
-    table that lies between the region's first and last kept blocks, is
-    the region's next sibling or lies in its parent's next sibling (the
-    row below the region's) are kept (:func:`table_gaps`). With
-    ``introduced`` (pairs of a block whose text ends with a colon and the
-    list or table that follows it, :func:`introduced_elements`), the
-    blocks of a list or table that a kept block inside the region
-    introduces are kept (:func:`keep_introduced`). With ``code``, every code
-    block inside the region is kept (:func:`keep_code`)."""
+    ``p >= threshold`` (or the lower threshold a widening sets) and, outside
+    it, those with ``p >= outside``. ``widening`` turns on the mechanisms of
+    :data:`REGION_STEPS` (before the blocks are kept) and
+    :data:`KEEP_STEPS` (after), each when its evidence and setting are
+    given (:class:`Widening`)."""
     n = len(blocks)
-    body = doc.body
-    if not n or body < 0:
+    if not n or doc.body < 0:
         return [], -1
     node, chars = blocks.node, blocks.chars
     (weight,) = subtree_sums(doc, blocks, [c * (p - threshold) for c, p in zip(chars, probs)])
-    region = heaviest_element(doc, weight)
-    if title >= 0 and title_ratio > 0:
-        region = title_region(doc, blocks, weight, region, title, title_ratio)
-    inside = threshold
-    if lists is not None and list_threshold > 0:
-        widened = list_region(doc, blocks, region, lists)
-        if widened >= 0:
-            region, inside = widened, min(threshold, list_threshold)
-    if main_threshold > 0 and mains:
-        widened = main_region(doc, blocks, probs, region, inside, mains, main_threshold)
-        if widened >= 0:
-            region, inside = widened, min(inside, main_threshold)
-    r_end = region + doc.size[region]
-    chosen = [b for b in range(n)
-              if probs[b] >= (inside if region <= node[b] < r_end else outside)]
-    if tables:
-        chosen = table_gaps(doc, blocks, probs, chosen, region, tables)
-    if introduced:
-        chosen = keep_introduced(doc, blocks, probs, chosen, region, introduced)
-    if code:
-        chosen = keep_code(doc, blocks, probs, chosen, region)
-    if article:
-        return title_article(doc, blocks, chosen, region)
-    return chosen, region
+    c = _Choice(doc, blocks, probs, weight, heaviest_element(doc, weight), threshold)
+    for step in REGION_STEPS:
+        if step.on(widening):
+            step.run(c, widening)
+    r_end = c.region + doc.size[c.region]
+    c.chosen = [b for b in range(n)
+                if probs[b] >= (c.inside if c.region <= node[b] < r_end else outside)]
+    for step in KEEP_STEPS:
+        if step.on(widening):
+            step.run(c, widening)
+    return c.chosen, c.region
 
 
 def _element_blocks(doc: Document, blocks: Blocks, e: int) -> range:
@@ -199,8 +283,8 @@ def keep_code(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: lis
     punctuation without sentences or stop words, and the scorer puts some
     under the threshold, most often the last one of a page (a tool's usage
     text after the paragraph that names the tool; 0.45 on a security wiki's
-    page, recall 0.889). Issue 23 names code blocks among what the model must
-    keep. Measured in docs/CONTENT.md, "Code inside the region". O(blocks)."""
+    page, recall 0.889); code blocks are among what the model must keep.
+    Measured in docs/CONTENT.md, "Code inside the region". O(blocks)."""
     if region < 0:
         return chosen
     node, tag = blocks.node, doc.tag

@@ -29,23 +29,22 @@ from typing import Any
 
 from ..page.blocks import Blocks
 from ..page.dom import Document
-from ..page.names import (COMMENT_WORDS, NameMemo, ancestor_counts, flagged_below, part_flags,
-                          without_anchor_ids)
+from ..page.names import NameMemo, ancestor_counts, flagged_below, part_flags, without_anchor_ids
+from ..page.vocabulary import COMMENT_SECTION_PREFIXES, RULE_NOISE_PREFIXES
 from .params import ContentParams
-from .records import (anchor_element, comment_sections, headed_table_rows, own_records,
-                      teaser_records)
+from .records import (
+    anchor_element,
+    comment_sections,
+    headed_table_rows,
+    own_records,
+    teaser_records,
+)
 from .region import rules_region
 from .title import head_zone, title_before, title_zone
 
-__all__ = ["NEGATIVE_NAMES", "link_density_ok", "named_subtrees", "navigation_blocks",
-           "region_gaps", "rule_signals", "select_blocks"]
+__all__ = ["link_density_ok", "named_subtrees", "navigation_blocks",
+           "region_gaps", "rule_signals"]
 
-#: Word prefixes of ``id``/``class`` values that mark per-page noise.
-NEGATIVE_NAMES = ("comment", "disqus", "respond", "reply", "share", "sharing", "social",
-                  "related", "sidebar", "widget", "promo", "sponsor", "advert", "breadcrumb",
-                  "cookie", "newsletter", "subscribe", "popup", "modal", "footer", "nav",
-                  "menu", "tags", "tagcloud", "trackback", "pingback", "recommend", "outbrain",
-                  "taboola", "yarpp", "most-popular", "mostpopular")
 _NAME_SPLIT = re.compile(r"[^a-z]+")
 _HEADINGS = frozenset({"h1", "h2", "h3"})
 
@@ -58,7 +57,7 @@ def _value_negative_words(value: str) -> frozenset[str]:
     low = value.lower()
     if low.startswith("js-"):  # behaviour hooks, not names of a part
         return _NO_NAMES
-    out = {w for w in _NAME_SPLIT.split(low) if w and w.startswith(NEGATIVE_NAMES)}
+    out = {w for w in _NAME_SPLIT.split(low) if w and w.startswith(RULE_NOISE_PREFIXES)}
     if "most-popular" in low:
         out.add("most-popular")
     return frozenset(out) if out else _NO_NAMES  # most values: one shared empty set
@@ -70,7 +69,8 @@ _NO_NAMES: frozenset[str] = frozenset()
 @lru_cache(maxsize=4096)
 def _negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:
     """The ``id`` or class words that start with a word of
-    :data:`NEGATIVE_NAMES` (``js-`` hooks skipped); cached across pages."""
+    :data:`~temex.page.vocabulary.RULE_NOISE_PREFIXES` (``js-`` hooks skipped); cached
+    across pages."""
     values = (id_, *classes) if id_ else classes
     if len(values) == 1:
         return _value_negative_words(values[0])
@@ -115,7 +115,8 @@ def navigation_blocks(doc: Document, blocks: Blocks, ld_ok: Sequence[bool]) -> l
 def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
                    records: Sequence[bool] | None = None, anchors: bool = False) -> list[bool]:
     """Per element: inside a subtree whose ``id``/``class`` words start with
-    a word of :data:`NEGATIVE_NAMES` (not one that names the whole page,
+    a word of :data:`~temex.page.vocabulary.RULE_NOISE_PREFIXES` (not one that names the
+    whole page,
     :func:`temex.page.names.part_flags`) that does not hold the anchor (the
     ``good`` block with the most non-link text, each negatively named
     ancestor dividing its weight by 4: the article body's, whatever its
@@ -131,7 +132,8 @@ def named_subtrees(doc: Document, blocks: Blocks, good: Sequence[bool],
     # down the tree (the anchor's weight divides by 4 per named ancestor)
     # a word that names the layout the text is poured into (a page builder's
     # "elementor-widget" around every paragraph) names no part of the page
-    negative = part_flags(doc, _negative_words, blocks.node, blocks.chars, parts=COMMENT_WORDS,
+    negative = part_flags(doc, _negative_words, blocks.node, blocks.chars,
+                          parts=COMMENT_SECTION_PREFIXES,
                           start=body + 1, memo=_NEGATIVE_MEMO)
     if anchors:
         negative = without_anchor_ids(doc, negative, _negative_words)
@@ -287,12 +289,3 @@ def region_gaps(doc: Document, blocks: Blocks, boiler: Sequence[bool], chosen: S
         return []
     return [b for b in range(inside[0], inside[-1])
             if not boiler[b] and not named[b] and not records[b]]
-
-
-def select_blocks(doc: Document, blocks: Blocks, boiler: Sequence[bool],
-                  params: ContentParams = ContentParams()) -> tuple[list[int], int]:
-    """Kept blocks and the main region of one page by the rules (module
-    docstring). ``boiler[b]`` is the site-level verdict (template or repeated
-    text) for block ``b``. Returns ``(chosen, region)``."""
-    r = rule_signals(doc, blocks, boiler, params)
-    return r["chosen"], r["region"]

@@ -13,7 +13,7 @@ tells which headings are the page's own title: those whose text the page's
 site's menus and listings show its pages' titles, so that heading "repeats"
 on other pages).
 
-Source: the detector's head zone (:func:`temex.template.detectors.rules.head_zone`)
+Source: the detector's head zone (:func:`temex.template.rules.head_zone.head_zone`)
 applied per page; the title rule and the zone rules are ours
 (docs/CONTENT.md;
 docs/journal/2026-11-23-batch-content-of-unseen-pages-the-title.md). Cost:
@@ -31,11 +31,14 @@ from ..page.dom import Document
 __all__ = ["head_zone", "names_page", "own_title_block", "own_title_blocks", "page_title_text",
            "title_before", "title_heading", "title_zone"]
 
-#: Headings that may name the page (:func:`title_heading`), and the fewest
-#: characters of their normalised text (shorter ones, "Home", "News", are
-#: part of many titles by chance).
+#: Headings that may name the page (:func:`title_heading`).
 TITLE_HEADINGS = frozenset({"h1", "h2", "h3"})
-TITLE_MIN_CHARS = 8
+#: The fewest characters of a heading's normalised text for it to name the
+#: page (:func:`title_heading`, :func:`names_page`): shorter ones, "Home",
+#: "News", are part of many titles by chance. Not the template rules'
+#: :data:`temex.template.rules.title.TITLE_PART_MIN_CHARS` (12), a plainer
+#: test on any heading of the tree.
+NAMING_HEADING_MIN_CHARS = 8
 #: The fewest characters of a cut ``<title>``'s part that must begin a
 #: heading for the heading to name the page (:func:`names_page`): a third of
 #: the 60-70 characters that titles are cut to, long enough not to begin a
@@ -108,7 +111,7 @@ def own_title_blocks(doc: Document, blocks: Blocks) -> list[int]:
 
 def title_heading(doc: Document, blocks: Blocks, title: str | None = None) -> int:
     """The block of the heading that names the page: the longest ``h1``,
-    ``h2`` or ``h3`` block whose normalised text (``TITLE_MIN_CHARS`` or
+    ``h2`` or ``h3`` block whose normalised text (:data:`NAMING_HEADING_MIN_CHARS` or
     more) names the page (:func:`names_page`; first on ties), else -1. Unlike
     :func:`own_title_block` not only the first ``h1``: blogs put the site's
     name in an ``h1`` and the post's title in an ``h2`` or ``h3``, and the
@@ -122,7 +125,8 @@ def title_heading(doc: Document, blocks: Blocks, title: str | None = None) -> in
     for b, nd in enumerate(blocks.node):
         if doc.tag[nd] in TITLE_HEADINGS:
             key = blocks.key[b]
-            if len(key) >= TITLE_MIN_CHARS and len(key) > best_len and names_page(key, title):
+            if (len(key) >= NAMING_HEADING_MIN_CHARS and len(key) > best_len
+                    and names_page(key, title)):
                 best, best_len = b, len(key)
     return best
 
@@ -136,7 +140,7 @@ def head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
     repeated text, no template mask; with a mask :func:`title_zone` does
     this), where the repeated text has already taken the chrome between the
     two (share bars, breadcrumbs) out of ``good``: the detector's head zone
-    (``template.detectors.rules.head_zone``) for the main text. Measured in
+    (``template.rules.head_zone.head_zone``) for the main text. Measured in
     docs/journal/2026-11-23-content-what-temex-extract-f-content-prints.md."""
     node = blocks.node
     t_node = node[title]
@@ -179,7 +183,7 @@ def title_zone(doc: Document, blocks: Blocks, good: Sequence[bool], chosen: Sequ
     the page's byline, date, maintainer line, price. The site index calls
     them repeated text ("Maintainer: admin", "By Staff" repeat on many
     pages); the data README's convention makes them content. It is the
-    detector's head-zone rule (:func:`temex.template.detectors.rules.head_zone`)
+    detector's head-zone rule (:func:`temex.template.rules.head_zone.head_zone`)
     applied per page, where the template mask holds the site's chrome and
     the heading names the page. Where ``chosen`` holds nothing but the
     heading (a forum board of one or two topics, too few rows for a list,

@@ -7,6 +7,7 @@ blocks (the one block-tag set), ``tokens`` scores text against gold.
 
 from __future__ import annotations
 
+from . import kernel_check  # noqa: F401 - registers the compiled kernel's self-check
 from .dom import Document, decode_html, parse
 
 __all__ = ["Document", "decode_html", "parse"]

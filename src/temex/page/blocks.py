@@ -220,7 +220,7 @@ def shown_controls(doc: Document) -> set[int]:
     without asking for typed text, it holds at most :data:`MAX_OPTIONS`
     options and no option's value is an address. A search panel, filter
     or sorting bar queries (``method="get"``, HTML's default:
-    :func:`temex.template.detectors.rules.find_query_forms` draws the same
+    :func:`temex.template.rules.head_zone.find_query_forms` draws the same
     line); a sign-up, contact or application form asks for typed text; a
     long list is a directory to pick from (countries, states, forums); a
     list of addresses is a jump menu; a list outside any form (a currency

@@ -9,7 +9,8 @@ every bad byte with U+FFFD would lose letters silently ("Caf� cr�me"), so
 :func:`declared_charset_failed` chooses, in this order:
 
 1. **UTF-8 where valid, windows-1252 elsewhere** when the bytes that are not
-   UTF-8 are few: fewer than :data:`MIN_DETECT_BYTES`, at most
+   UTF-8 are few: fewer than :data:`temex.page.dom.MIN_DETECT_BYTES`
+   (``min_bytes``), at most
    :data:`FEW_BAD_BYTES` of the page, or fewer than the valid non-ASCII UTF-8
    characters around them. Such a page is ASCII or UTF-8 with stray Latin-1
    bytes (an accented title, a quoted mail): windows-1252 is what browsers
@@ -49,9 +50,7 @@ from __future__ import annotations
 import logging
 import unicodedata
 
-from .dom import MIN_DETECT_BYTES as _MIN_DETECT_BYTES
-
-__all__ = ["DETECT_BYTES", "FEW_BAD_BYTES", "MIN_DETECT_BYTES", "CharsetFallback",
+__all__ = ["DETECT_BYTES", "FEW_BAD_BYTES", "CharsetFallback",
            "declared_charset_failed", "undeclared_charset"]
 
 log = logging.getLogger(__name__)
@@ -60,10 +59,6 @@ log = logging.getLogger(__name__)
 #: UTF-8 with windows-1252 for those bytes (1%: an accented letter every few
 #: lines of Western text; a Cyrillic or Greek page has 10-50%).
 FEW_BAD_BYTES = 0.01
-#: Fewest bad bytes charset detection is trusted with (defined in
-#: :mod:`temex.page.dom`, which reads an undeclared page with fewer without
-#: loading this module).
-MIN_DETECT_BYTES = _MIN_DETECT_BYTES
 #: Bytes given to charset detection (its cost grows with the input).
 DETECT_BYTES = 256 * 1024
 
@@ -100,23 +95,24 @@ def _detect(data: bytes) -> str | None:
     return str(best.encoding)
 
 
-def _few_bad_bytes(data: bytes) -> tuple[bool, int, int]:
+def _few_bad_bytes(data: bytes, min_bytes: int) -> tuple[bool, int, int]:
     """Whether the bytes of ``data`` that are not UTF-8 are few enough to be
-    read as windows-1252 (module docstring, 1), their count and the count of
-    valid non-ASCII UTF-8 characters."""
+    read as windows-1252 (module docstring, 1; under ``min_bytes`` of them
+    always), their count and the count of valid non-ASCII UTF-8
+    characters."""
     as_utf8 = data.decode("utf-8", errors="replace")
     bad = as_utf8.count("\ufffd")
     non_ascii_ok = len(as_utf8) - len(as_utf8.encode("ascii", "ignore")) - bad
-    few = bad < MIN_DETECT_BYTES or bad <= FEW_BAD_BYTES * len(data) or non_ascii_ok >= bad
+    few = bad < min_bytes or bad <= FEW_BAD_BYTES * len(data) or non_ascii_ok >= bad
     return few, bad, non_ascii_ok
 
 
-def undeclared_charset(data: bytes) -> tuple[str, str]:
+def undeclared_charset(data: bytes, min_bytes: int) -> tuple[str, str]:
     """Decode ``data``, which declares no charset and is not valid UTF-8:
     UTF-8 where valid and windows-1252 elsewhere when the other bytes are
-    few, else the detected charset (module docstring); the text and the
-    codec."""
-    if not _few_bad_bytes(data)[0]:
+    few (``min_bytes``: :data:`temex.page.dom.MIN_DETECT_BYTES`), else the
+    detected charset (module docstring); the text and the codec."""
+    if not _few_bad_bytes(data, min_bytes)[0]:
         detected = _detect(data)
         if detected and detected != "cp1252":
             try:
@@ -138,12 +134,14 @@ def _latin(text: str) -> bool:
     return 2 * latin >= len(letters)
 
 
-def declared_charset_failed(data: bytes, declared: list[str]) -> tuple[str, CharsetFallback]:
+def declared_charset_failed(data: bytes, declared: list[str], min_bytes: int
+                            ) -> tuple[str, CharsetFallback]:
     """Decode ``data`` whose declared charset(s) ``declared`` (codec names)
-    and UTF-8 all failed; returns the text and a :class:`CharsetFallback`."""
+    and UTF-8 all failed (``min_bytes``: as :func:`undeclared_charset`);
+    returns the text and a :class:`CharsetFallback`."""
     names = " / ".join(declared)
     mixed = data.decode("utf-8", errors="temex.cp1252")  # the handler of page/dom.py
-    few, bad, non_ascii_ok = _few_bad_bytes(data)
+    few, bad, non_ascii_ok = _few_bad_bytes(data, min_bytes)
     if few:
         how = ("read as windows-1252" if non_ascii_ok == 0
                else "read as UTF-8, and its other bytes as windows-1252")

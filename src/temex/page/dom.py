@@ -128,7 +128,8 @@ def _sniff_utf16(data: bytes) -> str | None:
 
 
 #: Fewest bytes that are not UTF-8 with which a page's charset is detected
-#: (:mod:`temex.page.charset`): fewer are stray bytes, read as windows-1252.
+#: (:mod:`temex.page.charset`): fewer are stray bytes, read as windows-1252
+#: without loading the detection.
 MIN_DETECT_BYTES = 32
 
 
@@ -188,10 +189,10 @@ def decode_html(data: bytes, declared: str | None = None) -> tuple[str, str]:
             return data.decode("utf-8", errors="temex.cp1252"), "cp1252"
         from .charset import undeclared_charset  # legacy pages only
 
-        return undeclared_charset(data)
+        return undeclared_charset(data, MIN_DETECT_BYTES)
     from .charset import declared_charset_failed  # broken pages only
 
-    return declared_charset_failed(data, candidates)
+    return declared_charset_failed(data, candidates, MIN_DETECT_BYTES)
 
 
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))

@@ -14,7 +14,7 @@ declared in temex's own source (``_kernel.pyx``), so it is used only when
    probe document reads the same through the kernel as through the
    pure-Python reader: every array of the Document, the addresses, and the
    text walk's events; and its dot product adds floats as this Python's
-   ``sum`` does;
+   ``sum`` does (:mod:`temex.page.kernel_check`);
 4. ``TEMEX_KERNEL=0`` is not set in the environment.
 
 Otherwise temex runs the pure-Python path: the same output, slower.
@@ -24,38 +24,31 @@ The check runs once per process, on first use (about a millisecond).
 
 from __future__ import annotations
 
-import operator
 import os
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-__all__ = ["SELECTOLAX_VERSIONS", "get", "status"]
+__all__ = ["SELECTOLAX_VERSIONS", "get", "register_check", "status"]
 
 #: selectolax releases that compile in the Lexbor 3.1 whose layouts
 #: ``_kernel.pyx`` declares (each release's sources were compared).
 SELECTOLAX_VERSIONS = frozenset({"1.0.0", "1.0.1", "1.0.2"})
 
-#: A document that exercises what the kernel reads: static and custom tag and
-#: attribute names (custom ones longer and shorter than Lexbor's 16-byte
-#: inline names), SVG's case-adjusted and namespaced names, attributes
-#: without value, repeated and spaced classes, whitespace-only, non-ASCII and
-#: undecodable text, comments, raw text, template content, implied elements.
-PROBE = (
-    "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>T &amp; t\u00e9</title>"
-    "<script type='application/ld+json'>{\"a\": \"<b>\"}</script><style>p{color:red}</style>"
-    "<link rel=canonical href='/x'></head>\n<body class=' b  a b ' id=' main ' onload=x>"
-    "<!-- a comment --><div id=x data-a-long-attribute-name-over-sixteen='v' hidden"
-    " data-b=w DATA-C>text <b>bold</b> tail<br/>\u00e9\u00a0&nbsp; x</div>"
-    "<my-custom-element-with-a-long-name>c</my-custom-element-with-a-long-name><x-y a=1>s</x-y>"
-    "<svg viewBox='0 0 1 1'><foreignObject><p>f</p></foreignObject><use xlink:href='#a' href='#b'/>"
-    "<clipPath></clipPath></svg><math><mi>x</mi><annotation-xml></annotation-xml></math>"
-    "<table><tr><td>1<td>2</table><pre>  a\n b </pre><template><p>t</p></template>"
-    "<noscript><p>n</p></noscript><ul><li>a<li>b</ul><input disabled value=''>"
-    "<p>x<p>y<h1> <span>h</span> </h1><a href=/a>l</a><p title='\u00ff'>"
-).encode("utf-8") + b"\xff\xc3( \xe2\x82</p>\t\n </body></html>\n"
-
-
 _state: tuple[ModuleType | None, str] | None = None
+
+#: The self-check (:func:`temex.page.kernel_check.self_check`): "" when the
+#: kernel reads its probe document as the pure-Python reader does, else what
+#: differs. It sits above the readers it compares (dom, walk, blocks), which
+#: sit above this module; the page package registers it on import.
+_check: Callable[[Any], str] | None = None
+
+
+def register_check(check: Callable[[Any], str]) -> None:
+    """Set the self-check :func:`get` runs before trusting the kernel."""
+    global _check
+    _check = check
+
 
 
 def get() -> Any:
@@ -90,83 +83,12 @@ def _load() -> tuple[ModuleType | None, str]:
         return None, (f"compiled kernel off: selectolax {version} (Lexbor {found[0]}.{found[1]}) "
                       "is not a version whose layout it declares "
                       f"({', '.join(sorted(SELECTOLAX_VERSIONS))}): pure-Python path")
+    if _check is None:
+        return None, "compiled kernel off: no self-check registered: pure-Python path"
     try:
-        wrong = _self_check(_kernel)
+        wrong = _check(_kernel)
     except Exception as e:  # noqa: BLE001 - a wrong reading can raise anywhere: off
         wrong = f"{type(e).__name__}: {e}"
     if wrong:
         return None, f"compiled kernel off: self-check failed ({wrong}): pure-Python path"
     return _kernel, f"compiled kernel on (selectolax {version}, Lexbor {found[0]}.{found[1]})"
-
-
-def _self_check(k: Any) -> str:
-    """"" when the kernel reads :data:`PROBE` exactly as the pure-Python
-    reader does, else what differs."""
-    from array import array
-
-    from selectolax.lexbor import LexborHTMLParser
-
-    from .dom import _FIELDS, IGNORED_TAGS, Document, _flatten
-    from .walk import pure_event_list
-
-    parser = LexborHTMLParser(PROBE)
-    root = parser.root
-    if root is None:
-        return "probe has no root"
-    # 1. the node fields, read only on nodes selectolax gives (no pointer
-    # followed yet): a wrong offset shows here before any walk
-    for node in root.traverse(include_text=True):
-        got = k.node_fields(node.mem_id)
-        kind = (1 if node.is_element_node else 3 if node.is_text_node
-                else 8 if node.is_comment_node else got[1])
-        want = (node.tag_id, kind, *[(x.mem_id if x is not None else 0)
-                                     for x in (node.parent, node.first_child, node.last_child,
-                                               node.next, node.prev)])
-        if got != want:
-            return f"node fields of <{node.tag}>: {got} != {want}"
-    # 2. the whole document
-    pure = Document(url="", parser=parser)
-    _flatten(pure, root)
-    r = k.flatten(root.mem_id, 1000, IGNORED_TAGS)
-    if r is None:
-        return "element cap"
-    addresses, *fields = r
-    for name, value in zip(_FIELDS, fields):
-        if getattr(pure, name) != value:
-            return f"Document.{name}"
-    a = array("Q" if array("Q").itemsize == 8 else "L")
-    a.frombytes(addresses)
-    if list(a) != [el.mem_id for el in pure.elements]:
-        return "element addresses"
-    # 3. the text walk, with and without a skip and a template mask
-    n = len(pure)
-    for skip, template in ((None, [False] * n),
-                           ([i % 3 == 0 for i in range(n)], [i % 2 == 0 for i in range(n)])):
-        block, hidden = _block_tags()
-        flags = k.tag_flags(pure.tag, block, IGNORED_TAGS, hidden)
-        got_events = k.events(pure.elements[pure.body].mem_id, pure.body, pure.size, flags,
-                              None if skip is None else bytes(skip), bytes(template))
-        if got_events != pure_event_list(pure, skip, template):
-            return "walk events"
-    # 4. the scorer's dot product adds floats as this Python's sum does
-    # (3.12 compensates): vectors where plain and compensated sums differ
-    for f, w in _DOT_PROBES:
-        if k.dot(f, w) != sum(map(operator.mul, f, w)):
-            return "float sum"
-        if f and k.psum(f) != sum(f):
-            return "float sum"
-    return ""
-
-
-#: Rows and weights whose products lose low bits when added one by one.
-_DOT_PROBES: tuple[tuple[list[float], list[float]], ...] = (
-    ([1e16, 1.0, -1e16, 1.0, 3.3, 0.1, 0.7], [1.0] * 7),
-    ([0.1] * 10 + [1e-17, 3.0], [0.3, 0.7] * 6),
-    ([0.0, -2.5, 1e300, -1e300, 0.1], [1.0, 0.5, 1.0, 1.0, 3.0]),
-    ([], []))
-
-
-def _block_tags() -> tuple[frozenset[str], frozenset[str]]:
-    from .blocks import BLOCK_TAGS, HIDDEN_TAGS
-
-    return BLOCK_TAGS, HIDDEN_TAGS

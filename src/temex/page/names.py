@@ -18,8 +18,9 @@ from functools import lru_cache
 
 from . import kernel
 from .dom import HEADING_TAGS, Document
+from .vocabulary import COMMENT_SECTION_PREFIXES
 
-__all__ = ["COMMENT_WORDS", "LAYOUT_SHARE", "ancestor_counts", "comment_named", "comment_sections",
+__all__ = ["LAYOUT_SHARE", "ancestor_counts", "comment_named", "comment_sections",
            "flagged_below", "name_flags", "part_flags", "without_anchor_ids"]
 
 
@@ -257,14 +258,13 @@ def without_anchor_ids(doc: Document, flags: bytes,
 
 
 #: Name words of comment threads and their parts.
-COMMENT_WORDS = ("comment", "disqus", "respond", "reply", "replies")
 _WORDS = re.compile(r"[^a-z]+")
 COMMENT_MEMO: NameMemo = {}  # :func:`comment_named` verdicts across pages
 
 
 def comment_named(id_: str, classes: tuple[str, ...]) -> bool:
     """An ``id`` or class word starts with a comment-section word
-    (:data:`COMMENT_WORDS`)."""
+    (:data:`~temex.page.vocabulary.COMMENT_SECTION_PREFIXES`)."""
     return any(map(_comment_value, (id_, *classes) if id_ else classes))
 
 
@@ -273,7 +273,7 @@ def _comment_value(value: str) -> bool:
     """:func:`comment_named` of one value; cached across pages and sites."""
     low = value.lower()
     return not low.startswith("js-") and any(
-        w.startswith(COMMENT_WORDS) for w in _WORDS.split(low) if w)
+        w.startswith(COMMENT_SECTION_PREFIXES) for w in _WORDS.split(low) if w)
 
 
 def comment_sections(doc: Document) -> list[bool]:
@@ -284,7 +284,7 @@ def comment_sections(doc: Document) -> list[bool]:
     (:func:`temex.content.rules.rule_signals`) and add it beside the article
     (:func:`temex.content.records.comment_thread`); the content-region rule
     of the template detectors leaves its text content
-    (:func:`temex.template.detectors.rules.comment_text`). O(n)."""
+    (:func:`temex.template.rules.region.comment_text`). O(n)."""
     if doc.body < 0:
         return [False] * len(doc)
     return flagged_below(doc, name_flags(doc, comment_named, doc.body + 1, COMMENT_MEMO))

@@ -16,7 +16,7 @@ that says something ("Back to top", "see Usage") is no permalink.
 
 Read by the text and Markdown writers (:mod:`temex.content.text`), which
 leave permalinks out, and by the template detectors' rules
-(:mod:`temex.template.detectors.rules`), which call them template: the
+(:mod:`temex.template.rules`), which call them template: the
 chrome of a page kind, like an edit link (the data README's convention).
 
 Cost: a scan of the page's tags (``list.index``, in C) for ``<a>``, the kept

@@ -3,7 +3,7 @@ one kind (the posts of a blog, the topics of a forum, the messages of an
 archive) share one pattern. Used to choose candidate pages of the
 key page's kind (:mod:`temex.site.pool`, :mod:`temex.site.explore`), to
 tell series navigation, links to the neighbouring pages of the key page's
-own kind (:func:`temex.template.detectors.rules.head_zone`), and to tell
+own kind (:func:`temex.template.rules.head_zone.head_zone`), and to tell
 which compared pages are the key page's peers (:func:`kind_peer`: the
 kind vote of :class:`temex.template.detectors.vote.VoteDetector`)."""
 

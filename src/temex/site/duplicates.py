@@ -13,7 +13,7 @@ repeated and is called template. Candidates are compared by their text:
   ``duplicate`` or more of the smaller page's shingles are in the other page
   (containment, not resemblance, so that a listing embedding a post is caught),
   the later page is a copy and is dropped;
-* :func:`normalise_url`: live exploration drops session-id and sorting
+* :func:`same_page_url`: live exploration drops session-id and sorting
   query parameters before deciding whether a URL was seen;
 * :func:`variant_urls`: before loading anything, two URLs in one folder
   whose last segments are slugs of one long common word prefix and short
@@ -34,7 +34,7 @@ from ..page.dom import Document
 
 __all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_pages",
            "held_by_key", "is_copy",
-           "normalise_url", "shingles", "variant_keys", "variant_urls", "variants_last",
+           "same_page_url", "shingles", "variant_keys", "variant_urls", "variants_last",
            "word_shingles"]
 
 _T = TypeVar("_T")
@@ -50,7 +50,7 @@ SHINGLE_WORDS = 4
 _WORD = re.compile(r"\w+")
 
 #: Query parameters that name a session or an order, not a page: dropped by
-#: :func:`normalise_url` (generic names used by common web frameworks and
+#: :func:`same_page_url` (generic names used by common web frameworks and
 #: forum, shop and CMS software; matched case-insensitively).
 VOLATILE_PARAMS = frozenset({
     "s", "sid", "session", "sessionid", "session_id", "phpsessid", "jsessionid", "aspsessionid",
@@ -170,10 +170,12 @@ def held_by_key(page: Document, key: Document, duplicate: float = DEFAULT_DUPLIC
     return not _holds_key(mine, theirs, duplicate) and _holds_key(theirs, mine, duplicate)
 
 
-def normalise_url(url: str) -> str:
+def same_page_url(url: str) -> str:
     """``url`` without fragment and without session-id and sorting query
     parameters (:data:`VOLATILE_PARAMS`), the other parameters sorted: two
-    URLs of one page compare equal."""
+    URLs of one page compare equal. A key for comparing pages, not a link to
+    follow (that is :func:`temex.site.links.normalize_url`, which resolves a
+    link against its page and keeps every parameter)."""
     parts = urlsplit(url)
     query = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
                    if k.lower() not in VOLATILE_PARAMS)
@@ -237,7 +239,7 @@ def variants_last(items: Iterable[_T], key_url: str, url: Callable[[_T], str],
     near-duplicates of the key page and waste a load or a place each).
     With ``same_page``, an item whose URL is the key page's or an earlier
     item's once session-id and sorting parameters are dropped
-    (:func:`normalise_url`: a query variant) goes last too. Lazy: items
+    (:func:`same_page_url`: a query variant) goes last too. Lazy: items
     are yielded as they come, the variants after the last one. O(L) through
     :func:`variant_keys`.
 
@@ -246,7 +248,7 @@ def variants_last(items: Iterable[_T], key_url: str, url: Callable[[_T], str],
     seen: dict[tuple[str, ...], str] = {}
     for kk in variant_keys(key_url):
         seen.setdefault(kk, key_url)
-    pages = {normalise_url(key_url)} if same_page else set()
+    pages = {same_page_url(key_url)} if same_page else set()
     later: list[_T] = []
     for it in items:
         u = url(it)
@@ -255,7 +257,7 @@ def variants_last(items: Iterable[_T], key_url: str, url: Callable[[_T], str],
             later.append(it)
             continue
         if same_page:
-            nu = normalise_url(u)
+            nu = same_page_url(u)
             if nu in pages:
                 later.append(it)
                 continue

@@ -22,7 +22,7 @@ from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
 from .defaults import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
-from .duplicates import DEFAULT_DUPLICATE, normalise_url, variant_urls
+from .duplicates import DEFAULT_DUPLICATE, same_page_url, variant_urls
 from .duplicates import variants_last as _variants_last
 from .links import Link, get_links, normalize_url, sort_links
 from .menus import menu_first
@@ -269,7 +269,7 @@ class SecondHop:
                  same_host: bool = False) -> None:
         self.key_url = key_url
         self.kind, self.sib = url_kind(key_url), sibling_pattern(key_url)
-        self.seen = {normalise_url(key_url), *(normalise_url(ln.url) for ln in known)}
+        self.seen = {same_page_url(key_url), *(same_page_url(ln.url) for ln in known)}
         self.quota = quota
         self.same_host = same_host
         #: URLs returned so far
@@ -285,7 +285,7 @@ class SecondHop:
         same: list[str] = []
         near: list[str] = []
         for ln in get_links(page, same_host=self.same_host):
-            k = normalise_url(ln.url)
+            k = same_page_url(ln.url)
             if k in self.seen or variant_urls(ln.url, self.key_url):
                 continue
             if url_kind(ln.url) == self.kind:
@@ -338,12 +338,12 @@ def kin_pages(key_url: str, pages: dict[str, Document], n: int) -> list[str]:
 def distinct_links(links: list[Link], key_url: str | None) -> list[Link]:
     """``links`` without the key page and without second URLs of one page:
     URLs equal once session-id and sorting parameters are dropped
-    (:func:`temex.site.duplicates.normalise_url`) count once, the
+    (:func:`temex.site.duplicates.same_page_url`) count once, the
     first in document order."""
-    seen = {normalise_url(key_url)} if key_url else set()
+    seen = {same_page_url(key_url)} if key_url else set()
     out = []
     for ln in links:
-        k = normalise_url(ln.url)
+        k = same_page_url(ln.url)
         if k not in seen:
             seen.add(k)
             out.append(ln)
@@ -397,8 +397,8 @@ async def load_key(source: PageSource, url: str) -> tuple[Document | PageError, 
             return PageError(url, f"its meta refresh to {at}: {reason}" if passed else reason), \
                 passed
         passed.append(doc.url or at)
-        seen = {normalise_url(u) for u in [url, *passed]}
-        if normalise_url(target) in seen:
+        seen = {same_page_url(u) for u in [url, *passed]}
+        if same_page_url(target) in seen:
             return PageError(url, f"meta-refresh redirect loop back to {target}"), passed
         if len(passed) > MAX_REFRESH_HOPS:
             return PageError(url, f"more than {MAX_REFRESH_HOPS} meta-refresh redirects"), passed
@@ -521,8 +521,8 @@ async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = No
         asked = normalize_url(url, url)
         links = distinct_links(links, asked)
         if stubs:  # the stubs passed are the key page again
-            gone = {normalise_url(u) for u in stubs}
-            links = [ln for ln in links if normalise_url(ln.url) not in gone]
+            gone = {same_page_url(u) for u in stubs}
+            links = [ln for ln in links if same_page_url(ln.url) not in gone]
         if order in ("menu", "menublock"):
             ordered = menu_first(key, links, key.url, by_level=order == "menu")
         elif order == "paper":

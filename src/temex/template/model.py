@@ -44,7 +44,7 @@ class TemplateModel:
     errors : list of dict
         Pages that could not be used, each ``{"page": ..., "error": ...}``.
     region : int
-        The content region's root (``detectors.rules.content_region``), -1
+        The content region's root (``rules.region.content_region``), -1
         when none was placed.
     kind_template : list of bool
         Two levels of template (issue 9): ``kind_template[i]`` is True for a

@@ -43,8 +43,8 @@ from typing import Any
 from ..errors import ModelFormatError
 from ..page import kernel
 from ..page.dom import Document
-from .detectors.rules import DEFAULT_REGION, apply_region
 from .model import TemplateModel
+from .rules import DEFAULT_REGION, apply_region
 from .site_index import SiteIndex
 
 __all__ = ["SavedTemplate", "MatchCache", "apply", "apply_with_text_mask", "text_mask", "strip",

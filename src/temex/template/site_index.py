@@ -1,7 +1,7 @@
 """Site-level evidence: in how many pages of a site each block text occurs.
 
 Text repeated across a site's pages is template evidence without a mapping
-(the text-equality evidence of :mod:`temex.template.detectors.rules`), so it
+(the text-equality evidence of :mod:`temex.template.rules`), so it
 applies to any page of the site in O(n) once the site's block texts are
 counted. Main-content extraction (:mod:`temex.content.extract`) reads it; a
 saved template (:mod:`temex.template.saved`) persists it in hashed form.

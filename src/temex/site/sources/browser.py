@@ -104,12 +104,6 @@ class Blackhole:
         self.sock.close()
 
 
-class _Redirected(Exception):
-    def __init__(self, location: str) -> None:
-        super().__init__(location)
-        self.location = location
-
-
 class BrowserSource(PageSource):
     """Fetch pages by rendering them in headless Chromium.
 

@@ -15,8 +15,8 @@ learns and returns ``self``; learned state ends in ``_`` (``model_``, the
 ``RTDMDetector`` (method ``rtdm``) and ``ChunksDetector`` (method ``chunks``)
     RTDM-TD and text-chunk document frequency (``rtdm.py``, ``chunks.py``).
 
-The shared rules (evidence, content region) are in :mod:`.rules`; this module
-holds the registry.
+The rules (evidence, content region and the passes after the vote) are in
+:mod:`temex.template.rules`; this module holds the registry.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from typing import Any
 from ...errors import ParameterError
 from ..defaults import DEFAULT_N_PAGES
 from ..equality import DEFAULT_EQUALITY
-from .base import BaseDetector, FittedMixin
+from ..rules import DEFAULT_REGION, Rules, apply_region, content_region, supported_mapping
+from .base import BaseDetector, FittedMixin, subdocument
 from .intersect import IntersectDetector
-from .rules import DEFAULT_REGION, apply_region, content_region, subdocument, supported_mapping
 from .vote import VoteDetector
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "BaseDetector",
     "FittedMixin",
     "IntersectDetector",
+    "Rules",
     "VoteDetector",
     "apply_region",
     "content_region",

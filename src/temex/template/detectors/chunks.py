@@ -47,8 +47,8 @@ from ...errors import ParameterError
 from ...page.blocks import BLOCK_TAGS
 from ...page.dom import IGNORED_TAGS, Document
 from ..model import TemplateModel
+from ..rules import DEFAULT_REGION, apply_region
 from .base import FittedMixin
-from .rules import DEFAULT_REGION, apply_region
 
 __all__ = ["ChunksDetector", "page_chunks", "average_template_fraction",
            "table_discovery_ratio"]

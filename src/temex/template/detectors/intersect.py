@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 from ...page.dom import Document
 from ..model import TemplateModel
-from .base import BaseDetector
-from .rules import kind_mask, subdocument
+from .base import BaseDetector, kind_mask, subdocument
 
 __all__ = ["IntersectDetector"]
 

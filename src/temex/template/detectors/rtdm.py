@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 from ...errors import ParameterError
 from ...page.dom import Document
 from ..model import TemplateModel
-from .base import FittedMixin
-from .rules import DEFAULT_REGION, apply_region, subdocument
+from ..rules import DEFAULT_REGION, apply_region
+from .base import FittedMixin, subdocument
 
 __all__ = ["rtdm_td", "retrieve_template", "RTDMResult", "RTDMDetector", "find_template",
            "rehash"]

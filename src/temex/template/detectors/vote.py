@@ -2,7 +2,7 @@
 the key page is mapped (ETDM) to each page independently; a key-page node
 belongs to the template when it is mapped in more than ``threshold`` of the
 pages (default: a strict majority), with the evidence and content-region rules
-of :mod:`.rules`.
+of :mod:`temex.template.rules`.
 """
 
 from __future__ import annotations
@@ -10,25 +10,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...errors import ParameterError
-from ...page.dom import Document
+from ...page.dom import HEADING_TAGS, Document
 from ...page.urls import kind_peer
 from ..equality import DEFAULT_EQUALITY, Equality
 from ..mapping import DEFAULT_MAX_CELLS
 from ..model import TemplateModel
-from ..moved import DEFAULT_MOVED
-from .base import BaseDetector, seen_texts
-from .rules import (
-    DEFAULT_EVIDENCE_SHARE,
-    DEFAULT_RECORD_SHARE,
-    DEFAULT_REGION,
-    HEADING_TAGS,
-    LINK_TYPE_TEXT,
-    apply_region,
-    kind_mask,
-    siblings_alike,
-)
+from ..rules import RULES, Rules, apply_region, siblings_alike
+from .base import BaseDetector, kind_mask
 
 __all__ = ["VoteDetector"]
 
@@ -47,6 +38,12 @@ class VoteDetector(BaseDetector):
         sites (docs/BENCHMARKS.md): a strict majority beats "at least half"
         from n = 4 on (0.985 vs 0.959 mean template F1); use the
         ``intersect`` detector for "every page".
+    max_cells : int
+        Largest children alignment table before the greedy fallback
+        (:mod:`temex.template.mapping`).
+    rules : temex.template.rules.Rules, default the defaults below
+        The rule switches, one frozen object; each field below may also be
+        given by name (``VoteDetector(title=False)``), over ``rules``.
     evidence : bool, default True
         Require repetition evidence under a mapped node (module docstring).
     region : float or None, default 0.7
@@ -77,17 +74,14 @@ class VoteDetector(BaseDetector):
         Headings are left to the vote of all pages (a kind's section
         headings, "Description", "Ingredients", name the page's own
         sections). Chosen leave-one-site-out (docs/BENCHMARKS.md).
-    max_cells : int
-        Largest children alignment table before the greedy fallback
-        (:mod:`temex.template.mapping`).
     evidence_share : float in [0, 1] or None, default 0.5
         Inside the content region, share of a text-holding subtree's
         characters that must be repeated for it to count as evidence
-        (:func:`.rules.supported_mapping`); None: any repeated text below a
+        (:func:`temex.template.rules.supported_mapping`); None: any repeated text below a
         node is evidence (the first rule, still used to find the region).
     record_share : float in [0, 1] or None, default 0.5
         Record lists inside the content region whose text is at least this
-        share page-specific are content (:func:`.rules.refine_region`);
+        share page-specific are content (:func:`temex.template.rules.refine_region`);
         None: off.
     digits : bool, default True
         In the text-share evidence rule, texts that differ only in digit runs
@@ -95,35 +89,35 @@ class VoteDetector(BaseDetector):
     title : bool, default True
         With ``closure``, widen the content region to the page's title
         heading (an ``<h1>``, or an ``<h2>``/``<h3>`` named by the
-        ``<title>``: :func:`.rules.widen_to_title`) and make what lies
-        between the title and the text content (:func:`.rules.head_zone`).
+        ``<title>``: :func:`temex.template.rules.widen_to_title`) and make what lies
+        between the title and the text content (:func:`temex.template.rules.head_zone`).
     site_title : bool, default True
         A heading whose text most compared pages carry in their
         ``<title>`` names the site, not the page, and is no title
-        (:func:`.rules.title_nodes`; issue 22: a blog's name in the ``<h1>``
+        (:func:`temex.template.rules.title_nodes`: a blog's name in the ``<h1>``
         of its home page widened the region over the whole page).
     query_forms : bool, default True
         Inside the region, the widget around a form that queries (a search
-        panel, a filter or sorting bar: :func:`.rules.find_query_forms`,
-        :func:`.rules.query_widgets`) is template, and between the title and
-        the text such a form stays template (:func:`.rules.head_zone`).
+        panel, a filter or sorting bar: :func:`temex.template.rules.find_query_forms`,
+        :func:`temex.template.rules.query_widgets`) is template, and between the title and
+        the text such a form stays template (:func:`temex.template.rules.head_zone`).
     link_types : int or None, default 200
         Inside the region, a list of links most of which have the HTML link
         type ``tag``, ``prev`` or ``next`` (tag and category lines, the
         previous / next post) or, where no ``rel`` says so, lead to pages of
         the key page's own URL kind (a message's next / previous / in reply
         to), with at most this many characters outside its links, is
-        template (:func:`.rules.link_type_chrome`); None: off, and the head
+        template (:func:`temex.template.rules.link_type_chrome`); None: off, and the head
         zone's series rule with it.
     named_lists : bool, default True
         Inside the region, a link list named as navigation (``nav``,
         ``pagination``, ``tags``, ``share``, ``related``, ``prev`` /
         ``next`` ... in its id or classes) is template
-        (:func:`.rules.named_link_lists`).
+        (:func:`temex.template.rules.named_link_lists`).
     labels : bool, default True
         Inside the region, a short inline label ("From", "Posted on", "by")
         that the vote maps follows the content line it labels
-        (:func:`.rules.labels_follow_block`).
+        (:func:`temex.template.rules.labels_follow_block`).
     moved : int or None, default 20
         A block of the key page that ETDM leaves unmapped (the page, or
         the parser repairing its markup, nested it elsewhere) is mapped onto
@@ -131,12 +125,12 @@ class VoteDetector(BaseDetector):
         least this many characters of text
         (:func:`temex.template.moved.moved_blocks`); None: ETDM alone.
     closure : bool, default True
-        The rules inside the region (:func:`.rules.refine_region`: record
-        lists, whole widgets; :func:`.rules.follow_parent`: text-free
-        fillers; :func:`.rules.table_headers`), the title rule
-        (:func:`.rules.widen_to_title`) and, placing the region, sibling
+        The rules inside the region (:func:`temex.template.rules.refine_region`: record
+        lists, whole widgets; :func:`temex.template.rules.follow_parent`: text-free
+        fillers; :func:`temex.template.rules.table_headers`), the title rule
+        (:func:`temex.template.rules.widen_to_title`) and, placing the region, sibling
         records weighed as one root and row groups widened to their table
-        (:func:`.rules.content_region`, :func:`.rules.whole_table`).
+        (:func:`temex.template.rules.content_region`, :func:`temex.template.rules.whole_table`).
 
     Attributes
     ----------
@@ -151,23 +145,15 @@ class VoteDetector(BaseDetector):
 
     method = "vote"
 
+    PARAMS = ("equality", "threshold", "evidence", "region", "region_threshold", "max_cells",
+              "evidence_share", "record_share", "closure", "digits", "title", "site_title",
+              "query_forms", "link_types", "named_lists", "labels", "moved", "kind_vote")
+
     def __init__(self, equality: str | Equality = DEFAULT_EQUALITY, threshold: float = 0.5,
-                 evidence: bool = True, region: float | None = DEFAULT_REGION,
-                 region_threshold: float | None = 0.67,
-                 max_cells: int = DEFAULT_MAX_CELLS,
-                 evidence_share: float | None = DEFAULT_EVIDENCE_SHARE,
-                 record_share: float | None = DEFAULT_RECORD_SHARE,
-                 closure: bool = True, digits: bool = True, title: bool = True,
-                 site_title: bool = True, query_forms: bool = True,
-                 link_types: int | None = LINK_TYPE_TEXT, named_lists: bool = True,
-                 labels: bool = True, moved: int | None = DEFAULT_MOVED,
-                 kind_vote: bool = True) -> None:
-        super().__init__(equality, evidence, region, max_cells, evidence_share, record_share,
-                         closure, digits, title, site_title, query_forms, link_types,
-                         named_lists, labels, moved)
+                 max_cells: int = DEFAULT_MAX_CELLS, rules: Rules = RULES,
+                 **switches: Any) -> None:
+        super().__init__(equality, max_cells, rules, **switches)
         self.threshold = threshold
-        self.region_threshold = region_threshold
-        self.kind_vote = kind_vote
 
     def fit(self, key: Document, pages: Sequence[Document]) -> VoteDetector:
         eq = self._validate()
@@ -183,7 +169,8 @@ class VoteDetector(BaseDetector):
         votes_in = [0] * len(key)
         votes_peers = [0] * len(key)
         kinds = [kind_peer(key.url, page.url) for page in pages]
-        peers = [self.kind_vote and k for k in kinds]
+        rules = self.rules
+        peers = [rules.kind_vote and k for k in kinds]
         kind_maps: list[tuple[Document, dict[int, int]]] = []
         for page, peer, kin in zip(pages, peers, kinds):
             first, shared, mapping = self._page_masks(key, page, eq)
@@ -201,20 +188,17 @@ class VoteDetector(BaseDetector):
         need = math.floor(self.threshold * n + 1e-9) + 1  # votes > threshold·n
         template = [v >= need for v in votes] if pages else [False] * len(key)
         info = {"region": -1}
-        if pages and self.region is not None:
-            rt = self.region_threshold
+        if pages and rules.region is not None:
+            rt = rules.region_threshold
             need_in = n if rt is None else math.floor(rt * n + 1e-9) + 1
             inside = [v >= need_in for v in votes_in]
             kind = kind_vote(key, votes_peers, sum(peers), n, rt)
             if kind is not None:
                 template = [a or b for a, b in zip(template, kind)]
                 inside = [a or b for a, b in zip(inside, kind)]
-            template = apply_region(key, template, self.region,
-                                    inside_template=inside,
-                                    record_share=self.record_share, closure=self.closure,
-                                    seen=seen_texts(pages), info=info, title=self.title,
-                                    rows=peer_rows(key, kind_maps),
-                                    **self._title_rules(pages))
+            template = apply_region(key, template, rules.region, inside_template=inside,
+                                    rules=rules, info=info,
+                                    compared=self._compared(pages, peer_rows(key, kind_maps)))
         self._model = TemplateModel(
             key=key, template=template, votes=votes, pages=[p.url for p in pages],
             method=self.method, params=self.params_dict(),
@@ -225,10 +209,10 @@ class VoteDetector(BaseDetector):
 
 def kind_vote(key: Document, votes: Sequence[int], n_peers: int, n: int,
               threshold: float | None) -> list[bool] | None:
-    """The peers' vote (our addition, issue 22 cause 1): nodes of ``key``
+    """The peers' vote (our addition): nodes of ``key``
     that more than ``threshold`` of its ``n_peers`` peers support (``votes``
     under the text-share rule; None: all of them), headings and what they
-    hold left out (:data:`.rules.HEADING_TAGS`: a kind's section headings
+    hold left out (:data:`temex.template.rules.HEADING_TAGS`: a kind's section headings
     name the page's own sections). None when the peers are fewer than two
     (one page agreeing is chance) or are all ``n`` compared pages (the vote
     of all pages already is theirs). O(n)."""
@@ -252,12 +236,12 @@ def peer_rows(key: Document, kind_maps: Sequence[tuple[Document, dict[int, int]]
     its kind (``kind_maps``: each page with ETDM's mapping from ``key``):
     most of them map it onto an element of about its size (within a factor
     of :data:`ROW_SIZE`, in elements: rows of one listing are built alike)
-    with more siblings alike (:func:`.rules.siblings_alike`) than it
+    with more siblings alike (:func:`temex.template.rules.siblings_alike`) than it
     has on the key page. A category with one post is compared with
     categories of ten: there the post's element is one of ten, as big as
     the key page's. (Without the size, a forum's page wrapper mapped onto
     one of the small boxes a thread page stacks.) Asked by
-    :func:`.rules.listing_row` for a few ancestors of the region only."""
+    :func:`temex.template.rules.listing_row` for a few ancestors of the region only."""
     def is_row(i: int) -> bool:
         if not kind_maps:
             return False
