@@ -515,9 +515,14 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
         before = {p: (out / p).stat().st_mtime_ns for p in tree(out)}
         time.sleep(1.1)  # Last-Modified has one-second resolution
         p = crawl_cli(base + "/", "-o", str(out))
-        assert "unchanged: no file written" in p.stderr.splitlines()[-1]
-        assert {p: (out / p).stat().st_mtime_ns for p in tree(out)} == before
+        last = p.stderr.splitlines()[-1]
+        assert "unchanged: no file written" in last
+        assert p.stderr.splitlines()[0].startswith(f"temex crawl: re-crawl of {base}/ ")
         s = json.loads((out / "summary.json").read_text())
+        # the pages are said unchanged, not written, in the line and the summary
+        assert s["written"] == 0 and s["unchanged"] == s["files_unchanged"] > 0
+        assert " 0 written, " in last and f" {s['unchanged']} unchanged, " in last
+        assert {p: (out / p).stat().st_mtime_ns for p in tree(out)} == before
         assert s["files_written"] == 0 and s["changed"] == 0 and s["templates_fitted"] == 0
         # one page changes on the server: that file alone is rewritten
         f = site / "topic" / "3" / "index.html"
@@ -530,6 +535,7 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
     assert "A new post" in (out / "pages/topic/3/index.md").read_text()
     s = json.loads((out / "summary.json").read_text())
     assert s["files_written"] == 1 and s["changed"] == 1
+    assert s["written"] == 1 and s["unchanged"] == s["files_unchanged"]
 
 
 #: Mean token F1 of what ``temex crawl`` writes, per shared site (the fast
