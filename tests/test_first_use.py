@@ -149,3 +149,63 @@ def test_help_starts_with_the_one_call_functions() -> None:
                  "extract_files(key_path", "explore(url)"):
         assert call in head, call
     assert temex.__all__[:4] == ["extract", "bare_extraction", "extract_site", "extract_files"]
+
+
+def test_batch_names_a_folder_by_its_name_and_gives_local_rows_their_url(
+        data_dir: Path, tmp_path: Path) -> None:
+    www = data_dir / "sites" / SITE / "www" / "aws" / "enumeration"
+    if not www.is_dir():
+        pytest.skip(f"shared site {SITE} not found")
+    r = run("batch", str(www), "-o", str(tmp_path / "out"), "-q")
+    assert r.returncode == 0, r.stderr
+    # each subfolder a site, named by its folder and the parent's, not the absolute path
+    files = sorted((tmp_path / "out" / "sites").iterdir())
+    assert "enumeration_whoami-" in " ".join(p.name for p in files)
+    for f in files:
+        assert re.fullmatch(r"enumeration_[\w.-]+-[0-9a-f]{8}\.jsonl", f.name), f.name
+        rows = [json.loads(ln) for ln in f.read_text().splitlines()]
+        assert rows and all(row["url"] == Path(row["source"]).resolve().as_uri() for row in rows)
+
+
+def test_markdown_leaves_out_a_headings_link_to_itself(tmp_path: Path) -> None:
+    """mdBook writes each heading as a link to itself, saying its title."""
+    body = ("<p>IFTTT connects services with small rules that run on events, written "
+            "once and left to work.</p>" * 4)
+    page = tmp_path / "ifttt.html"
+    page.write_text("<html><body><main><h1 id='ifttt'><a class='header' href='#ifttt'>IFTTT</a>"
+                    f"</h1>{body}<h2 id='use'><a class='header' href='#use'>Use it</a></h2>"
+                    f"{body}<h2 id='more'>See <a href='#ifttt'>the top</a></h2>{body}"
+                    "</main></body></html>")
+    r = run("content", str(page), "-f", "markdown")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "# IFTTT" in lines and "## Use it" in lines, lines
+    assert "## See [the top](#ifttt)" in lines or any(  # a link elsewhere stays a link
+        ln.startswith("## See [the top](") for ln in lines), lines
+
+
+def test_the_docs_cite_code_that_exists() -> None:
+    """Every ``src/temex/...py`` path of README and docs/, and every dotted
+    ``temex.module.name`` of docs/, names a module or object that exists."""
+    import importlib
+
+    repo = Path(__file__).resolve().parents[1]
+    docs = sorted((repo / "docs").glob("*.md"))
+    missing = [f"{f.name}: {p}" for f in [repo / "README.md", *docs]
+               for p in re.findall(r"src/temex/[\w/.]*?\.pyx?\b", f.read_text("utf-8"))
+               if not (repo / p).exists()]
+    for f in docs:
+        for name in set(re.findall(r"`(temex(?:\.[A-Za-z_]\w*)+)", f.read_text("utf-8"))):
+            parts = name.split(".")
+            for k in range(len(parts), 0, -1):
+                try:
+                    obj = importlib.import_module(".".join(parts[:k]))
+                except ImportError:
+                    continue
+                try:
+                    for attr in parts[k:]:
+                        obj = getattr(obj, attr)
+                except AttributeError:
+                    missing.append(f"{f.name}: {name}")
+                break
+    assert missing == []
