@@ -30,8 +30,9 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__
 from ..site.explore import DEFAULT_N
 from ..site.runner import Limits, UrlOptions
-from ..site.sources.netguard import UrlRefused
+from ..site.sources.netguard import LIFT_HINT, UrlRefused
 from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
+from ..site.sources.browser import render_unavailable
 from .jobs import OUTPUTS, JobManager, JobsFull, OutputFailed
 from .security import APP_CSP, SANDBOX_CSP, security_headers
 from .views import VIEWS
@@ -61,6 +62,15 @@ async def _read_body(request: Request, limit: int) -> bytes | None:
             return None
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _refused(e: UrlRefused) -> str:
+    """The guard's refusal in the page's terms: said once, without the
+    command line's flags (a web user cannot pass them)."""
+    why = str(e).removeprefix("refused: ").replace(f" ({LIFT_HINT})", "")
+    if why != str(e):  # an address the guard refuses
+        why += "; this server fetches public addresses only"
+    return why
 
 
 def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None = None,
@@ -97,10 +107,13 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         except (ValueError, UnicodeDecodeError) as e:
             return _error(400, str(e) if not isinstance(e, json.JSONDecodeError)
                           else f"bad JSON ({e.msg})")
+        if opts.render and render_unavailable():
+            return _error(400, "rendering with Chromium is not available on this server: "
+                               + render_unavailable())
         try:
             job = await asyncio.to_thread(jobs.submit, opts)
         except UrlRefused as e:
-            return _error(400, str(e))
+            return _error(400, _refused(e))
         except ValueError as e:
             return _error(400, str(e))
         except JobsFull as e:
@@ -199,6 +212,8 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
                                         "allow_private": limits.allow_private},
                              "outputs": list(OUTPUTS), "equalities": sorted(EQUALITIES),
                              "default_equality": DEFAULT_EQUALITY,
+                             "render": {"available": not render_unavailable(),
+                                        "reason": render_unavailable() or None},
                              "example": example_url})
 
     routes = [
@@ -227,8 +242,9 @@ _OPTIONS_SCHEMA = {
         "url": {"type": "string", "format": "uri", "description": "key page (http/https)"},
         "n": {"type": "integer", "minimum": 1, "default": DEFAULT_N,
               "description": "CS size: pages sharing the template to find (capped)"},
-        "max_loads": {"type": "integer", "minimum": 2, "default": 10,
-                      "description": "pages requested, key page included (capped)"},
+        "max_loads": {"type": "integer", "minimum": 2,
+                      "description": "pages requested, key page included (capped); "
+                                     "default n + 1: the key page and n more"},
         "method": {"type": "string", "enum": ["vote", "intersect"], "default": "vote"},
         "equality": {"type": "string", "default": DEFAULT_EQUALITY,
                      "description": "node equality relation (temex.template.equality.EQUALITIES)"},
