@@ -315,7 +315,7 @@ def test_killed_crawl_resumes_with_the_same_files_and_nothing_fetched_twice(
         first = [e["path"] for e in srv.pages() if e["status"] == 200]
         assert len(first) == 8 and not (out / "index.jsonl").exists()
         p = crawl_cli(base + "/", "-o", str(out), "--max-pages", "20", "--concurrency", "1")
-        assert "resume crawl" in p.stderr
+        assert "resuming the crawl of" in p.stderr
     done = [e["path"] for e in srv.pages() if e["status"] == 200]
     assert len(done) == len(set(done)) == 20  # 8 before the kill, 12 after
     assert tree(out) == tree(tmp_path / "ref")
