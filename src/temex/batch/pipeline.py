@@ -112,7 +112,7 @@ def _row_url(e: Entry) -> str | None:
     """The record's URL; a local file's is its ``file:`` URL (never null)."""
     if e.url or e.kind != "file":
         return e.url
-    return Path(e.path).resolve().as_uri()
+    return Path(os.path.abspath(e.path)).as_uri()  # links not followed: a loop is a page
 
 
 def _row_error(e: Entry, site: str, reason: str) -> dict[str, Any]:

@@ -384,9 +384,9 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
     sources: dict[str, str] = {}
     for f in FIELDS + EXTRA_FIELDS:
         for src in _FIELD_ORDER.get(f, _SOURCE_ORDER):
-            v = found[src].get(f)
-            if v:
-                out[f] = v
+            value = found[src].get(f)
+            if value:
+                out[f] = value
                 sources[f] = src
                 break
     if out["canonical"] and base and not urlsplit(out["canonical"]).scheme:

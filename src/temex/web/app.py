@@ -65,9 +65,10 @@ async def _read_body(request: Request, limit: int) -> bytes | None:
 
 
 def _refused(e: UrlRefused) -> str:
-    """The guard's refusal in the page's terms: said once, without the
-    command line's flags (a web user cannot pass them)."""
-    why = str(e).removeprefix("refused: ").replace(f" ({LIFT_HINT})", "")
+    """The guard's refusal in the web's terms, without the command line's
+    flags (a web user cannot pass them): ``refused: 10.0.0.1 is not a public
+    address; this server fetches public addresses only``."""
+    why = str(e).replace(f" ({LIFT_HINT})", "")
     if why != str(e):  # an address the guard refuses
         why += "; this server fetches public addresses only"
     return why

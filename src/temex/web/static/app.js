@@ -97,8 +97,10 @@ async function start(ev) {
   }
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok) {
-    const why = resp.status === 429 ? "The server is busy: " : "Refused: ";
-    return fail(why + (data.error || resp.statusText));
+    // said once: a refusal that says "refused" is not prefixed again
+    const msg = data.error || resp.statusText;
+    if (resp.status === 429) return fail("The server is busy: " + msg);
+    return fail(/^refused\b/i.test(msg) ? msg[0].toUpperCase() + msg.slice(1) : "Refused: " + msg);
   }
   job = data.id;
   follow(job);
