@@ -547,6 +547,7 @@ CRAWL_FLOORS = {"americanpillowcase-shop": 0.95, "cezam-catalogue": 0.95,
                 "rubima-magazine": 0.945}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 @pytest.mark.parametrize("name", sorted(CRAWL_FLOORS))
 def test_crawl_of_a_shared_site_keeps_every_page_and_its_main_text(name: str) -> None:
@@ -565,6 +566,7 @@ def test_crawl_of_a_shared_site_keeps_every_page_and_its_main_text(name: str) ->
     assert got["f1_mean"] >= CRAWL_FLOORS[name], (name, got["f1_mean"])
 
 
+@pytest.mark.slow
 def test_processing_holds_one_page_at_a_time(tmp_path: Path) -> None:
     """The crawl's processing parses each stored page when it needs it and
     lets it go: at no time are more pages parsed and alive than one

@@ -209,3 +209,29 @@ def test_the_docs_cite_code_that_exists() -> None:
                     missing.append(f"{f.name}: {name}")
                 break
     assert missing == []
+
+
+def test_slow_tests_leave_the_readme_command_and_ci_runs_them(tmp_path: Path) -> None:
+    """The README's test command deselects the ``slow`` marker (pyproject's
+    addopts); ``-m slow`` collects those tests; .ci/run runs both, after each
+    install, so every test still runs in CI."""
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    cmd = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+           "tests/test_scorer.py"]
+    default = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=120)
+    slow = subprocess.run([*cmd, "-m", "slow"], cwd=repo, capture_output=True, text=True,
+                          timeout=120)
+    assert "test_training_is_deterministic_on_a_tiny_subset" not in default.stdout
+    assert "test_model_file_loads" in default.stdout and "deselected" in default.stdout
+    assert "test_training_is_deterministic_on_a_tiny_subset" in slow.stdout
+    assert "test_model_file_loads" not in slow.stdout
+    ci = (repo / ".ci" / "run").read_text("utf-8").splitlines()
+    plain = [k for k, ln in enumerate(ci) if ln.strip().endswith("-m pytest -q")]
+    assert len(plain) == 2
+    for k in plain:
+        assert ci[k + 1].strip() == ci[k].strip() + " -m slow || [ $? -eq 5 ]", ci[k + 1]
+    readme = (repo / "README.md").read_text("utf-8")
+    assert ".venv/bin/python -m pytest -q -m slow" in readme
