@@ -111,6 +111,10 @@ def test_the_page_budget_has_one_default(demo_app):  # type: ignore[no-untyped-d
         job = wait_job(demo_app, json.loads(body)["id"])
         start = next(e for e in job["events"] if e["type"] == "start")
         assert start["max_loads"] == n + 1, start
+        # plain text has one name, content, and the others reach it too
+        texts = {f: request("GET", f"{demo_app}/api/jobs/{job['id']}/output/{f}")[2]
+                 for f in ("content", "text", "txt")}
+        assert texts["content"] and len(set(texts.values())) == 1
     spec = json.loads(request("GET", demo_app + "/openapi.json")[2])
     loads = spec["components"]["schemas"]["Options"]["properties"]["max_loads"]
     assert "default" not in loads and "n + 1" in loads["description"]

@@ -32,6 +32,7 @@ from ..site.explore import DEFAULT_N
 from ..site.runner import Limits, UrlOptions
 from ..site.sources.netguard import LIFT_HINT, UrlRefused
 from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
+from ..content.formats import canonical_format
 from ..site.sources.browser import render_unavailable
 from .jobs import OUTPUTS, JobManager, JobsFull, OutputFailed
 from .security import APP_CSP, SANDBOX_CSP, security_headers
@@ -172,7 +173,7 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         job = _ready(request)
         if isinstance(job, Response):
             return job
-        fmt = request.path_params["fmt"]
+        fmt = canonical_format(request.path_params["fmt"])  # text, txt: content
         if fmt not in OUTPUTS:
             return _error(404, f"unknown format {fmt!r}; choose from {', '.join(OUTPUTS)}")
         try:
