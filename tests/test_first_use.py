@@ -44,7 +44,8 @@ def test_a_lone_file_answers_at_page_level(key: Path, tmp_path: Path) -> None:
 
 
 def test_plain_text_has_one_name_everywhere(key: Path) -> None:
-    outs = {name: run("extract", str(key), "-f", name).stdout for name in ("content", "text", "txt")}
+    outs = {name: run("extract", str(key), "-f", name).stdout
+            for name in ("content", "text", "txt")}
     assert outs["content"] and outs["text"] == outs["content"] == outs["txt"]
     content = {name: run("content", str(key), "-f", name).stdout for name in ("content", "text",
                                                                              "txt")}
@@ -98,7 +99,8 @@ def test_trafilatura_python_names(key: Path, caplog: pytest.LogCaptureFixture) -
     rep = json.loads(temex.extract(html, url=URL, output_format="json") or "")
     assert rep["title"].startswith("Whoami") and rep["author"] == "Nick Frichette"
     assert rep["hostname"] == "hackingthe.cloud" and rep["language"] == "en"
-    assert rep["image"] == "https://hackingthe.cloud/assets/images/social/aws/enumeration/whoami.png"
+    assert rep["image"] == ("https://hackingthe.cloud/assets/images/social/aws/enumeration/"
+                            "whoami.png")
     assert re.fullmatch(r"[0-9a-f]{16}", rep["fingerprint"])
     with pytest.raises(temex.ParameterError, match="xml"):
         temex.extract(html, output_format="xml")

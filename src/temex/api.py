@@ -105,7 +105,7 @@ def extract(html: bytes | str | None, url: str | None = None, format: str = "mar
             ) -> str | None:
     """Main content of one page, with no site behind it.
 
-    trafilatura's names are accepted too (docs/CONTENT.md maps them):
+    trafilatura's names are accepted too (the README maps them):
     ``extract(html, url=..., output_format="txt", with_metadata=True,
     include_comments=False)``; the default format is temex's, Markdown.
 

@@ -55,8 +55,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add_force_argument(p)
     add_format_argument(p, tuple(_EXT), "output format (default: content, one block per line)")
     p.add_argument("--front-matter", "--with-metadata", dest="front_matter", action="store_true",
-                   help="with -f content or markdown: the page's metadata (title, authors, date, site "
-                        "name, language, canonical URL, description) first as YAML front matter")
+                   help="with -f content or markdown: the page's metadata (title, authors, "
+                        "date, site name, language, canonical URL, description) first as YAML "
+                        "front matter")
     add_comments_argument(p)
     p.add_argument("--etdm", type=int, default=0, metavar="K",
                    help="also fit the ETDM template of each page against its K most "

@@ -85,9 +85,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     add_comments_argument(out)
     out.add_argument("--front-matter", "--with-metadata", dest="front_matter",
                      action="store_true",
-                     help="with -f content or markdown: the page's metadata (title, authors, date, site "
-                          "name, language, canonical URL, description) first as YAML front "
-                          "matter")
+                     help="with -f content or markdown: the page's metadata (title, authors, "
+                          "date, site name, language, canonical URL, description) first as "
+                          "YAML front matter")
     out.add_argument("-o", "--output", metavar="OUT",
                      help="write here instead of stdout (- : stdout); with -i, a folder")
     add_force_argument(out)

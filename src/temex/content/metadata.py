@@ -38,8 +38,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from ..page.dom import Document
 
-__all__ = ["EXTRA_FIELDS", "FIELDS", "TRAFILATURA_FIELDS", "base_url", "fingerprint", "front_matter",
-           "page_metadata", "trafilatura_fields"]
+__all__ = ["EXTRA_FIELDS", "FIELDS", "TRAFILATURA_FIELDS", "base_url", "fingerprint",
+           "front_matter", "page_metadata", "trafilatura_fields"]
 
 #: The fields of :func:`page_metadata`, in output order (the front matter's).
 FIELDS = ("title", "authors", "date", "site_name", "language", "canonical", "description")
