@@ -123,7 +123,7 @@ def test_trafilatura_gives_the_same_kind_of_answer(key: Path) -> None:
     """The same call with trafilatura's keyword names, on the same real
     page, to temex and to trafilatura itself."""
     trafilatura = pytest.importorskip(
-        "trafilatura", reason="trafilatura is not installed (pip install 'temex[bench]')")
+        "trafilatura", reason="trafilatura is not installed (pip install 'temex[test]')")
     html = key.read_bytes()
     kw = {"url": URL, "include_comments": False}
     theirs = trafilatura.extract(html, output_format="txt", **kw)
