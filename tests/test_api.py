@@ -14,7 +14,7 @@ def test_exported_members() -> None:
     assert sorted(temex.__all__) == sorted([
         "ChunksDetector", "Document", "IntersectDetector", "RTDMDetector", "ModelFormatError", "NotFittedError",
         "PageLoadError", "ParameterError", "ParseError", "TemexError", "TemplateModel",
-        "VoteDetector", "crawl", "etdm", "explore", "extract", "extract_files", "extract_site", "get_detector", "get_equality",
+        "VoteDetector", "bare_extraction", "crawl", "etdm", "explore", "extract", "extract_files", "extract_site", "get_detector", "get_equality",
         "parse", "render",
     ])
     for name in temex.__all__:
@@ -86,19 +86,32 @@ def test_readme_sample_is_current() -> None:
 
 # -- wrong types said at the entry, unusable input is None ----------------
 
-@pytest.mark.parametrize("bad", [None, 42, ["<p>x</p>"], {"html": "<p>"}])
+@pytest.mark.parametrize("bad", [42, ["<p>x</p>"], {"html": "<p>"}])
 def test_wrong_types_are_a_clear_type_error(bad: object) -> None:
     with pytest.raises(TypeError, match=r"^temex\.extract: html must be the page as bytes or "
                                         r"str, not \w+$"):
         temex.extract(bad)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^temex\.extract_site: html must be"):
         temex.extract_site(bad, [])  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"^temex\.extract_site: every item of pages must"):
-        temex.extract_site(_ARTICLE, [_ARTICLE, bad])  # type: ignore[list-item]
+    for item in (bad, None):
+        with pytest.raises(TypeError, match=r"^temex\.extract_site: every item of pages must"):
+            temex.extract_site(_ARTICLE, [_ARTICLE, item])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="url must be a str"):
         temex.extract(_ARTICLE, url=42)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="pages must be an iterable"):
         temex.extract_site(_ARTICLE, 7)  # type: ignore[arg-type]
+
+
+def test_no_page_returns_none_and_logs_why(caplog: pytest.LogCaptureFixture) -> None:
+    """None (a download that failed) is answered as trafilatura answers it."""
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="temex"):
+        assert temex.extract(None) is None
+        assert temex.extract_site(None, [_ARTICLE]) is None
+        assert temex.bare_extraction(None) is None
+    assert [r.getMessage().split(":")[0] for r in caplog.records] == [
+        "temex.extract", "temex.extract_site", "temex.bare_extraction"]
 
 
 @pytest.mark.parametrize("unusable", ["", b"", "   \n\t", b"\x89PNG\r\n\x1a\n" + bytes(64)])

@@ -125,6 +125,7 @@ LIVE_FLOORS = {"americanpillowcase-shop": (0.98, 0.97), "bgbiao-hugo-zh": (0.94,
                "wikinotes": (0.94, 0.99)}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 @pytest.mark.parametrize("site_name", sorted(LIVE_FLOORS))
 def test_live_floors_and_budget(site_name: str) -> None:
@@ -230,6 +231,7 @@ _ODD_PAGES = [
 ]
 
 
+@pytest.mark.slow
 def test_survey_matches_the_built_document() -> None:
     """The Lexbor-only survey that ranks candidates gives the vocabulary,
     shingles and unusable reason of the built Document: every shared page
@@ -449,6 +451,7 @@ def test_near_best_sets_aside_pages_of_another_kind() -> None:
     assert near_best([]) == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 def test_a_listing_is_compared_with_its_own_kind_alone(
         capsys: pytest.CaptureFixture[str]) -> None:

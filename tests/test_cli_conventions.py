@@ -607,9 +607,10 @@ def test_messages_have_one_prefix_and_no_errno(tmp_path: Path) -> None:
     assert r.returncode == 1 and r.stderr.strip() == "temex strip: 3: Is a directory", r.stderr
     r = temex("candidates", "http://10.0.0.1/", cwd=tmp_path)
     assert r.returncode == 1 and r.stderr.startswith("temex candidates: refused")
-    r = temex("extract", "a.html", "-f", "content", "--front-matter", "--pages", "a.html",
+    r = temex("extract", "a.html", "-f", "html", "--front-matter", "--pages", "a.html",
               cwd=tmp_path)
-    assert r.returncode == 2 and "--front-matter is for -f markdown" in r.stderr
+    assert r.returncode == 2 and ("--front-matter (--with-metadata) is for -f content or "
+                                  "markdown") in r.stderr
 
 
 # -- the browser tests' need is said where the test command is ---------

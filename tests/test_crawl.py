@@ -315,7 +315,7 @@ def test_killed_crawl_resumes_with_the_same_files_and_nothing_fetched_twice(
         first = [e["path"] for e in srv.pages() if e["status"] == 200]
         assert len(first) == 8 and not (out / "index.jsonl").exists()
         p = crawl_cli(base + "/", "-o", str(out), "--max-pages", "20", "--concurrency", "1")
-        assert "resume crawl" in p.stderr
+        assert "resuming the crawl of" in p.stderr
     done = [e["path"] for e in srv.pages() if e["status"] == 200]
     assert len(done) == len(set(done)) == 20  # 8 before the kill, 12 after
     assert tree(out) == tree(tmp_path / "ref")
@@ -515,9 +515,14 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
         before = {p: (out / p).stat().st_mtime_ns for p in tree(out)}
         time.sleep(1.1)  # Last-Modified has one-second resolution
         p = crawl_cli(base + "/", "-o", str(out))
-        assert "unchanged: no file written" in p.stderr.splitlines()[-1]
-        assert {p: (out / p).stat().st_mtime_ns for p in tree(out)} == before
+        last = p.stderr.splitlines()[-1]
+        assert "unchanged: no file written" in last
+        assert p.stderr.splitlines()[0].startswith(f"temex crawl: re-crawl of {base}/ ")
         s = json.loads((out / "summary.json").read_text())
+        # the pages are said unchanged, not written, in the line and the summary
+        assert s["written"] == 0 and s["unchanged"] == s["files_unchanged"] > 0
+        assert " 0 written, " in last and f" {s['unchanged']} unchanged, " in last
+        assert {p: (out / p).stat().st_mtime_ns for p in tree(out)} == before
         assert s["files_written"] == 0 and s["changed"] == 0 and s["templates_fitted"] == 0
         # one page changes on the server: that file alone is rewritten
         f = site / "topic" / "3" / "index.html"
@@ -530,6 +535,7 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
     assert "A new post" in (out / "pages/topic/3/index.md").read_text()
     s = json.loads((out / "summary.json").read_text())
     assert s["files_written"] == 1 and s["changed"] == 1
+    assert s["written"] == 1 and s["unchanged"] == s["files_unchanged"]
 
 
 #: Mean token F1 of what ``temex crawl`` writes, per shared site (the fast
@@ -541,6 +547,7 @@ CRAWL_FLOORS = {"americanpillowcase-shop": 0.95, "cezam-catalogue": 0.95,
                 "rubima-magazine": 0.945}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 @pytest.mark.parametrize("name", sorted(CRAWL_FLOORS))
 def test_crawl_of_a_shared_site_keeps_every_page_and_its_main_text(name: str) -> None:
@@ -557,6 +564,7 @@ def test_crawl_of_a_shared_site_keeps_every_page_and_its_main_text(name: str) ->
     assert got["f1_mean"] >= CRAWL_FLOORS[name], (name, got["f1_mean"])
 
 
+@pytest.mark.slow
 def test_processing_holds_one_page_at_a_time(tmp_path: Path) -> None:
     """The crawl's processing parses each stored page when it needs it and
     lets it go: at no time are more pages parsed and alive than one

@@ -145,6 +145,7 @@ def _shared_pages() -> list[Path]:
     return sorted(p for p in DATA.rglob("*.htm*") if p.is_file())
 
 
+@pytest.mark.slow
 def test_fast_builder_matches_the_reference_on_every_shared_page(data_dir: Path) -> None:
     """The one-pass builder gives the old builder's arrays, field for
     field (hashes and lazy fields included), on every page of the evaluation data."""
@@ -243,6 +244,7 @@ def test_fast_path_matches_the_scan_on_hostile_depth(html: str,
     assert max(fast.depth) <= 4 * MAX_DEPTH + 4
 
 
+@pytest.mark.slow
 def test_fast_path_matches_the_scan_on_every_shared_page(data_dir: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Pages whose counted start tags prove the scan a no-op skip it, and

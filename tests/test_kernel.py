@@ -131,6 +131,7 @@ def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatc
     assert module is None and "selectolax 9.9.9" in why and "pure-Python path" in why
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_and_pure_path_give_the_same_content(data_dir: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
@@ -355,6 +356,7 @@ def test_site_and_fit_primitives_are_the_pure_paths(data_dir: Path,
     assert masks > 100
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_content_features_and_probabilities_are_the_pure_paths(
         data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -233,6 +233,7 @@ def _train(tmp: Path, *extra: str, timeout: float = 280) -> str:
     return out.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @needs_data
 def test_training_is_deterministic_on_a_tiny_subset(tmp_path: Path) -> None:
     a = _train(tmp_path, "--limit", "1", "--datasets", "cleanportaleval,cleaneval")
@@ -243,6 +244,7 @@ def test_training_is_deterministic_on_a_tiny_subset(tmp_path: Path) -> None:
     assert d["models"]["page"]["features1"] == FEATURES
 
 
+@pytest.mark.slow
 @needs_data
 def test_a_tree_learner_is_measured_and_never_written(tmp_path: Path) -> None:
     """``--learner trees`` fits gradient-boosted stages alone for the same
@@ -266,6 +268,7 @@ def test_a_tree_learner_is_measured_and_never_written(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+@pytest.mark.slow
 @needs_data
 def test_a_blended_model_is_written_and_read(tmp_path: Path) -> None:
     """``--learner blend`` writes each stage's logistic weights and its
@@ -299,6 +302,7 @@ def test_a_blended_model_is_written_and_read(tmp_path: Path) -> None:
             kernel._state = state
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.skipif(not os.environ.get("TEMEX_SLOW"), reason="retrains on all data (TEMEX_SLOW=1)")
 @pytest.mark.timeout(3600)

@@ -4,6 +4,21 @@ Give it a key page and a few pages of the same site; it maps their DOM trees
 (exact top-down mapping, ETDM paper) and returns the key page's template and,
 by difference, the page's own content.
 
+One call does it (each has its full help: ``help(temex.extract)``):
+
+* ``extract(html, url=None, format="markdown")``: one page's main content
+  (``content`` text, ``markdown``, ``html`` or a ``json`` report); None for no
+  page or no HTML. trafilatura's names work too: ``output_format="txt"``,
+  ``with_metadata=``, ``include_comments=``.
+* ``bare_extraction(html, url=None)``: the same as a dict, with the metadata
+  under trafilatura's keys (title, author, date, hostname, sitename, ...).
+* ``extract_site(html, pages, url=None, format="markdown")``: one page's
+  content with other pages of its site as evidence.
+* ``extract_files(key_path, pages_dir=DIR)``: a key page's template from
+  local files, a :class:`TemplateModel`; ``render(model, "annotated")``.
+* ``explore(url)``: find the pages sharing a live page's template;
+  ``crawl(url, outdir)``: a whole site to Markdown.
+
 The package is layered (docs/ARCHITECTURE.md): ``page`` (one document) <
 ``template`` (compare pages, detectors, saved templates) < ``site`` (sources,
 links, candidate search, the URL runner) < ``content`` (main content and
@@ -26,7 +41,7 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .api import extract, extract_files, extract_site
+    from .api import bare_extraction, extract, extract_files, extract_site
     from .content.render import render
     from .crawler import crawl
     from .page.dom import Document, parse
@@ -51,6 +66,7 @@ _LAZY = {
     "VoteDetector": ".template.detectors",
     "etdm": ".template.mapping",
     "explore": ".site.explore",
+    "bare_extraction": ".api",
     "extract": ".api",
     "extract_files": ".api",
     "extract_site": ".api",
@@ -60,29 +76,31 @@ _LAZY = {
     "render": ".content.render",
 }
 
+#: The one-call functions first, then the model and the parts, then errors.
 __all__ = [
-    "ChunksDetector",
+    "extract",
+    "bare_extraction",
+    "extract_site",
+    "extract_files",
+    "render",
+    "explore",
+    "crawl",
+    "TemplateModel",
+    "parse",
     "Document",
+    "get_detector",
+    "VoteDetector",
     "IntersectDetector",
-    "ModelFormatError",
-    "NotFittedError",
-    "PageLoadError",
+    "RTDMDetector",
+    "ChunksDetector",
+    "etdm",
+    "get_equality",
+    "TemexError",
     "ParameterError",
     "ParseError",
-    "RTDMDetector",
-    "TemexError",
-    "TemplateModel",
-    "VoteDetector",
-    "crawl",
-    "etdm",
-    "explore",
-    "extract",
-    "extract_files",
-    "extract_site",
-    "get_detector",
-    "get_equality",
-    "parse",
-    "render",
+    "PageLoadError",
+    "ModelFormatError",
+    "NotFittedError",
 ]
 
 __version__ = "0.1.0"

@@ -30,18 +30,19 @@ if TYPE_CHECKING:
 # The site and detector layers load on first use (extract_site, extract_files,
 # fit_pages, ExtractOptions), so that extract(html) loads only what it runs.
 
-__all__ = ["DEFAULT_N_PAGES", "EXTRACT_FORMATS", "ExtractOptions", "extract", "extract_files",
-           "extract_site", "fit_pages", "load_key_file"]
+__all__ = ["DEFAULT_N_PAGES", "EXTRACT_FORMATS", "ExtractOptions", "bare_extraction", "extract",
+           "extract_files", "extract_site", "fit_pages", "load_key_file"]
 
 log = logging.getLogger("temex")
 
-#: The formats of :func:`extract` and :func:`extract_site`.
-EXTRACT_FORMATS = ("text", "markdown", "html", "json")
+#: The formats of :func:`extract` and :func:`extract_site` (``text`` and
+#: ``txt`` are other names of ``content``: :mod:`temex.content.formats`).
+EXTRACT_FORMATS = ("content", "markdown", "html", "json")
 
 
 def _output(content: Content, fmt: str, front_matter: bool) -> str:
-    if fmt == "text":
-        return content.text()
+    if fmt == "content":
+        return content.text(front_matter=front_matter)
     if fmt == "markdown":
         return content.markdown(front_matter=front_matter)
     if fmt == "html":
@@ -49,16 +50,36 @@ def _output(content: Content, fmt: str, front_matter: bool) -> str:
     return json.dumps(content.report(), indent=2, ensure_ascii=False)
 
 
-def _check_format(fmt: str) -> None:
+def _settings(format: str, output_format: str | None, front_matter: bool,
+              with_metadata: bool | None, comments: bool, include_comments: bool | None
+              ) -> tuple[str, bool, bool]:
+    """(format, front_matter, comments) of temex's names and trafilatura's
+    (``output_format``, ``with_metadata``, ``include_comments``: each, when
+    given, in place of temex's own). An unknown format is a ParameterError."""
+    from .content.formats import canonical_format
+
+    fmt = canonical_format(output_format if output_format is not None else format)
     if fmt not in EXTRACT_FORMATS:
-        raise ParameterError("format", f"one of {', '.join(EXTRACT_FORMATS)}", fmt)
+        raise ParameterError("format", f"one of {', '.join(EXTRACT_FORMATS)} (text and txt: "
+                             "content)", output_format if output_format is not None else format)
+    if with_metadata is not None:
+        front_matter = bool(with_metadata)
+    if include_comments is not None:
+        comments = bool(include_comments)
+    return fmt, front_matter, comments
 
 
-def _check_html(html: object, name: str, where: str) -> None:
-    """A wrong type is the caller's mistake: TypeError, said at the entry."""
+def _check_html(html: object, name: str, where: str) -> bool:
+    """A wrong type is the caller's mistake: TypeError, said at the entry.
+    None (no page: a download that failed) is False, logged, as trafilatura
+    answers it."""
+    if html is None:
+        log.warning("temex.%s: no page (None), returning None", where)
+        return False
     if not isinstance(html, (bytes, bytearray, str)):
         raise TypeError(f"temex.{where}: {name} must be the page as bytes or str, "
                         f"not {type(html).__name__}")
+    return True
 
 
 def _check_url(url: object, where: str) -> None:
@@ -82,10 +103,16 @@ def _params(params: ContentParams | None, comments: bool) -> ContentParams:
     return params if comments else replace(params, comments=False)
 
 
-def extract(html: bytes | str, url: str | None = None, format: str = "markdown", *,
+def extract(html: bytes | str | None, url: str | None = None, format: str = "markdown", *,
             front_matter: bool = False, params: ContentParams | None = None,
-            comments: bool = True) -> str | None:
+            comments: bool = True, output_format: str | None = None,
+            with_metadata: bool | None = None, include_comments: bool | None = None
+            ) -> str | None:
     """Main content of one page, with no site behind it.
+
+    trafilatura's names are accepted too (the README maps them):
+    ``extract(html, url=..., output_format="txt", with_metadata=True,
+    include_comments=False)``; the default format is temex's, Markdown.
 
     Parameters
     ----------
@@ -96,40 +123,76 @@ def extract(html: bytes | str, url: str | None = None, format: str = "markdown",
     url : str, optional
         Where the page came from: relative links and images of the Markdown
         are resolved against it (or the page's ``<base>``).
-    format : {"text", "markdown", "html", "json"}
-        ``text``: one block per line; ``markdown``; ``html``: the kept
-        blocks' HTML; ``json``: the report with the page's metadata.
+    format : {"content", "markdown", "html", "json"}
+        ``content`` (also ``text``, ``txt``): one block per line;
+        ``markdown``; ``html``: the kept blocks' HTML; ``json``: the report
+        with the page's metadata (also under trafilatura's key names).
     front_matter : bool
-        Markdown only: the page's metadata as YAML front matter.
+        ``content`` and ``markdown``: the page's metadata first, as YAML
+        front matter.
     params : ContentParams, optional
         Weights of the content extraction (defaults: the shipped ones).
     comments : bool
         False: the article alone, without comment sections and the replies
         of a thread (``ContentParams.comments``).
+    output_format, with_metadata, include_comments
+        trafilatura's names of ``format``, ``front_matter`` and
+        ``comments``; when given, they are used in their place.
 
     Returns
     -------
     str or None
-        The content; None for input that is no usable HTML (empty, blank,
-        binary, over the size cap), the reason logged on the ``temex``
-        logger (as trafilatura does). A page without visible text gives an
+        The content; None for no page (``None``) or input that is no usable
+        HTML (empty, blank, binary, over the size cap), the reason logged on
+        the ``temex`` logger (as trafilatura does). A page without visible text gives an
         empty output (``json``: ``"empty": true`` and the reason).
 
     Raises TypeError for a wrong type (``html`` not bytes or str, ``url``
     not a str) and ParameterError for an unknown format.
     """
-    _check_html(html, "html", "extract")
+    fmt, front_matter, comments = _settings(format, output_format, front_matter, with_metadata,
+                                            comments, include_comments)
     _check_url(url, "extract")
-    _check_format(format)
+    if not _check_html(html, "html", "extract"):
+        return None
+    assert html is not None
     doc = _parse_or_none(html, url, "extract")
     if doc is None:
         return None
-    return _output(extract_content(doc, params=_params(params, comments)), format, front_matter)
+    return _output(extract_content(doc, params=_params(params, comments)), fmt, front_matter)
 
 
-def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | None = None,
+def bare_extraction(html: bytes | str | None, url: str | None = None, *,
+                    params: ContentParams | None = None, comments: bool = True,
+                    include_comments: bool | None = None) -> dict[str, object] | None:
+    """Main content and metadata of one page as a dict, as trafilatura's
+    ``bare_extraction`` gives them: its metadata keys (``title``,
+    ``author``, ``date``, ``hostname``, ``sitename``, ``description``,
+    ``categories``, ``tags``, ``image``, ``language``, ``license``,
+    ``fingerprint``: :func:`temex.content.metadata.trafilatura_fields`),
+    ``url``, ``text`` (one block per line) and ``markdown``. None, logged,
+    for no page or input that is no usable HTML, as :func:`extract`."""
+    from .content.metadata import trafilatura_fields
+
+    _, _, comments = _settings("content", None, False, None, comments, include_comments)
+    _check_url(url, "bare_extraction")
+    if not _check_html(html, "html", "bare_extraction"):
+        return None
+    assert html is not None
+    doc = _parse_or_none(html, url, "bare_extraction")
+    if doc is None:
+        return None
+    content = extract_content(doc, params=_params(params, comments))
+    text = content.text()
+    return {**trafilatura_fields(content.metadata(), url or "", text), "url": url,
+            "text": text, "markdown": content.markdown()}
+
+
+def extract_site(html: bytes | str | None, pages: Iterable[bytes | str], url: str | None = None,
                  format: str = "markdown", *, front_matter: bool = False,
-                 params: ContentParams | None = None, comments: bool = True) -> str | None:
+                 params: ContentParams | None = None, comments: bool = True,
+                 output_format: str | None = None, with_metadata: bool | None = None,
+                 include_comments: bool | None = None) -> str | None:
     """Main content of one page with other pages of the same site as evidence.
 
     ``pages`` are the other pages' HTML (bytes or str); text blocks that
@@ -140,15 +203,21 @@ def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | Non
     iterable of bytes or str is a TypeError. Other pages that cannot be
     parsed or have no body are skipped.
     """
-    _check_html(html, "html", "extract_site")
+    fmt, front_matter, comments = _settings(format, output_format, front_matter, with_metadata,
+                                            comments, include_comments)
+    usable = _check_html(html, "html", "extract_site")
     _check_url(url, "extract_site")
     if isinstance(pages, (str, bytes, bytearray)) or not isinstance(pages, Iterable):
         raise TypeError("temex.extract_site: pages must be an iterable of pages (bytes or "
                         f"str), not {type(pages).__name__}")
-    _check_format(format)
     pages = list(pages)
     for p in pages:
-        _check_html(p, "every item of pages", "extract_site")
+        if p is None or not _check_html(p, "every item of pages", "extract_site"):
+            raise TypeError("temex.extract_site: every item of pages must be the page as "
+                            "bytes or str, not None")
+    if not usable:
+        return None
+    assert html is not None
     doc = _parse_or_none(html, url, "extract_site")
     if doc is None:
         return None
@@ -163,7 +232,7 @@ def extract_site(html: bytes | str, pages: Iterable[bytes | str], url: str | Non
     from .template.site_index import SiteIndex
 
     index = SiteIndex([doc, *others])
-    return _output(extract_content(doc, index, params=_params(params, comments)), format,
+    return _output(extract_content(doc, index, params=_params(params, comments)), fmt,
                    front_matter)
 
 def load_key_file(path: str | Path) -> Document:

@@ -108,8 +108,15 @@ class SiteTask:
     fitted: FittedSite | None = None  # the site's fit, for chunk tasks
 
 
+def _row_url(e: Entry) -> str | None:
+    """The record's URL; a local file's is its ``file:`` URL (never null)."""
+    if e.url or e.kind != "file":
+        return e.url
+    return Path(os.path.abspath(e.path)).as_uri()  # links not followed: a loop is a page
+
+
 def _row_error(e: Entry, site: str, reason: str) -> dict[str, Any]:
-    return {"url": e.url, "source": e.source, "site": site, "error": reason}
+    return {"url": _row_url(e), "source": e.source, "site": site, "error": reason}
 
 
 def _load(e: Entry):  # type: ignore[no-untyped-def]
@@ -292,7 +299,7 @@ def run_site(task: SiteTask) -> dict[str, Any]:
         main = extract_content(doc, index, tmask, ContentParams(comments=opt.comments),
                                member=member)
         text = main.text()
-        row: dict[str, Any] = {"url": e.url, "source": e.source, "site": task.site,
+        row: dict[str, Any] = {"url": _row_url(e), "source": e.source, "site": task.site,
                                "template": f"{task.site}#c{c}" if st is not None else None,
                                "content": text}
         if jsonl:  # WARC records hold the text alone

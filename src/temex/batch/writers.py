@@ -40,8 +40,16 @@ _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def site_filename(site: str) -> str:
-    """A file-system-safe, collision-free name for a site key."""
-    base = _SAFE.sub("_", site).strip("_")[:80] or "site"
+    """A file-system-safe, collision-free name for a site key: a web site's
+    key as it is (``example.org``), a local folder (``dir:/abs/path/NAME``)
+    by its own name and its parent's (``site_www``, not the whole absolute
+    path), a file by its name; then a hash of the whole key."""
+    shown = site
+    if site.startswith(("dir:", "file:", "warc:", "jsonl:")):
+        kind, _, path = site.partition(":")
+        parts = [x for x in path.replace("\\", "/").split("/") if x]
+        shown = "_".join(parts[-2:] if kind == "dir" else parts[-1:])
+    base = _SAFE.sub("_", shown).strip("_")[:80] or "site"
     return f"{base}-{blake2b(site.encode(), digest_size=4).hexdigest()}"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os.path
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..site.defaults import DEFAULT_N as DEFAULT_CS_SIZE
@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_CS_SIZE", "EXIT_CODES", "EXIT_FAILED", "EXIT_INCOMPLETE",
            "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PARTIAL", "EXIT_USAGE", "STDIO", "MissingExtra",
-           "UsageError", "add_force_argument", "add_guard_arguments", "add_method_arguments",
+           "UsageError", "add_force_argument", "add_format_argument", "add_guard_arguments",
+           "add_method_arguments",
            "allow_host", "at_least", "extract_options", "fraction",
            "guard_settings", "is_stdio", "load_page", "os_reason", "output_exists",
            "positive_float", "positive_int", "read_input", "refuse_existing", "require", "say",
@@ -230,6 +231,18 @@ def extract_options(args: argparse.Namespace) -> ExtractOptions:
                           evidence=not args.no_evidence,
                           region=None if args.no_region else args.region,
                           region_threshold=args.region_threshold)
+
+
+def add_format_argument(p: argparse._ActionsContainer, formats: Sequence[str],
+                        help: str) -> None:
+    """``-f/--format`` (``--output-format``, trafilatura's name, too) of a
+    command writing ``formats``; ``text`` and ``txt`` name ``content``
+    (:data:`temex.content.formats.FORMAT_ALIASES`)."""
+    from ..content.formats import canonical_format
+
+    p.add_argument("-f", "--format", "--output-format", dest="format", choices=tuple(formats),
+                   default="content", type=canonical_format, metavar="FORMAT",
+                   help=f"{help}; one of {', '.join(formats)} (text and txt: content)")
 
 
 def add_force_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:

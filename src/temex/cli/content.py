@@ -24,6 +24,7 @@ from .common import (
     EXIT_PARTIAL,
     add_comments_argument,
     add_force_argument,
+    add_format_argument,
     is_stdio,
     output_exists,
     read_input,
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
 __all__ = ["add_parser", "run_content"]
 
 _EXT = {"content": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
-#: ``text`` was this command's name of the ``content`` format: still accepted.
-_ALIASES = {"text": "content"}
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -54,12 +53,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="output folder (default or -: stdout, one ==> PATH <== header "
                         "per page when there are several)")
     add_force_argument(p)
-    p.add_argument("-f", "--format", choices=sorted(_EXT), default="content",
-                   type=lambda v: _ALIASES.get(v, v),
-                   help="output format (default: content, one block per line)")
-    p.add_argument("--front-matter", action="store_true",
-                   help="with -f markdown: the page's metadata (title, authors, date, site "
-                        "name, language, canonical URL, description) first as YAML front matter")
+    add_format_argument(p, tuple(_EXT), "output format (default: content, one block per line)")
+    p.add_argument("--front-matter", "--with-metadata", dest="front_matter", action="store_true",
+                   help="with -f content or markdown: the page's metadata (title, authors, "
+                        "date, site name, language, canonical URL, description) first as YAML "
+                        "front matter")
     add_comments_argument(p)
     p.add_argument("--etdm", type=int, default=0, metavar="K",
                    help="also fit the ETDM template of each page against its K most "
@@ -76,7 +74,7 @@ def _render(c: Content, fmt: str, front_matter: bool = False) -> str:
         return c.html()
     if fmt == "json":
         return json.dumps(c.report(), indent=2, ensure_ascii=False)
-    return c.text()
+    return c.text(front_matter=front_matter)
 
 
 def _one_page(data: bytes, url: str, name: str, args: argparse.Namespace) -> int:

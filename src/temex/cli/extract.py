@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING, Any
 from ..content.formats import FORMATS
 from .candidates import add_explore_arguments, check_target, is_url, url_limits, url_options
 from .common import (
-    add_comments_argument,
     DEFAULT_CS_SIZE,
     EXIT_FAILED,
     EXIT_INCOMPLETE,
     EXIT_OK,
     EXIT_PARTIAL,
     UsageError,
+    add_comments_argument,
     add_force_argument,
+    add_format_argument,
     add_method_arguments,
     extract_options,
     is_stdio,
@@ -49,10 +50,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "extract", help="extract the template of a key page",
         description="Extract the template of TARGET: a URL (the site is "
                     "explored for pages sharing its template) or a local "
-                    "HTML file, or - for one read from stdin (with --pages or --pages-dir); "
+                    "HTML file (compared with --pages or --pages-dir; alone, its "
+                    "page-level main content), or - for one read from stdin; "
                     "or every URL of a list (-i FILE).")
     ex.add_argument("target", nargs="?",
                     help="key page: http(s) URL, local HTML file, or - (stdin)")
+    ex.add_argument("-u", dest="u_target", metavar="URL",
+                    help="the key page's URL (trafilatura's -u: the same as giving it as TARGET)")
     ex.add_argument("-i", "--input-file", metavar="FILE",
                     help="extract every URL of FILE (- : stdin) instead of TARGET: one URL a "
                          "line, blank lines and lines starting with # skipped; one result per "
@@ -75,14 +79,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     # old flag: the guard it asked for is now the default (accepted for one more release)
     g.add_argument("--no-private", action="store_true", help=argparse.SUPPRESS)
     out = ex.add_argument_group("output")
-    out.add_argument("-f", "--format", choices=FORMATS, default="content",
-                     help="output format (default: content, the main text; annotated: the "
-                          "key page's HTML with template_node classes)")
+    add_format_argument(out, FORMATS, "output format (default: content, the main text; "
+                                      "annotated: the key page's HTML with template_node "
+                                      "classes)")
     add_comments_argument(out)
-    out.add_argument("--front-matter", action="store_true",
-                     help="with -f markdown: the page's metadata (title, authors, date, site "
-                          "name, language, canonical URL, description) first as YAML front "
-                          "matter")
+    out.add_argument("--front-matter", "--with-metadata", dest="front_matter",
+                     action="store_true",
+                     help="with -f content or markdown: the page's metadata (title, authors, "
+                          "date, site name, language, canonical URL, description) first as "
+                          "YAML front matter")
     out.add_argument("-o", "--output", metavar="OUT",
                      help="write here instead of stdout (- : stdout); with -i, a folder")
     add_force_argument(out)
@@ -98,7 +103,7 @@ def _output(model: TemplateModel, fmt: str, front_matter: bool, comments: bool =
     from ..content.render import render
 
     text = render(model, fmt, ContentParams(comments=comments))
-    if front_matter:
+    if front_matter and fmt in FRONT_MATTER_FORMATS:
         from ..content.metadata import front_matter as yaml_head
         from ..content.metadata import page_metadata
 
@@ -106,9 +111,20 @@ def _output(model: TemplateModel, fmt: str, front_matter: bool, comments: bool =
     return text
 
 
+#: The formats --front-matter (--with-metadata) writes the metadata ahead of;
+#: json carries it always (its ``metadata``), so the flag changes nothing there.
+FRONT_MATTER_FORMATS = ("content", "markdown")
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
-    if args.front_matter and args.format != "markdown":
-        raise UsageError(f"--front-matter is for -f markdown (not -f {args.format})")
+    if args.front_matter and args.format not in (*FRONT_MATTER_FORMATS, "json"):
+        raise UsageError(f"--front-matter (--with-metadata) is for -f content or markdown "
+                         f"(-f json has the metadata always), not -f {args.format}")
+    if args.u_target is not None:
+        if args.target is not None:
+            raise UsageError(f"-u {args.u_target} and TARGET {args.target}: give the key page "
+                             "once")
+        args.target = args.u_target
     if args.input_file is not None:
         if args.target is not None or args.pages or args.pages_dir or args.url:
             raise UsageError("-i FILE lists the URLs to extract: give no TARGET, --pages, "
@@ -127,9 +143,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
             raise UsageError("--pages and --pages-dir are for a local key page; "
                              "a URL's candidates are found by exploring its site")
         return _extract_url(args)
-    if not args.pages and not args.pages_dir:
-        raise UsageError("a local key page needs candidate pages: give --pages FILE... "
-                         "or --pages-dir DIR")
     options = extract_options(args)
     key_path = args.target
     if is_stdio(args.target):

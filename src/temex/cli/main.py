@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .. import __version__
 from ..errors import ParameterError, TemexError
@@ -48,23 +49,40 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, its errors on one line as every message of temex:
+    ``temex COMMAND: error: REASON (temex COMMAND --help lists the options)``,
+    exit 2 (argparse prints the usage first, over several lines)."""
+
+    #: The sub-commands' parsers by name (on the top parser).
+    commands: dict[str, argparse.ArgumentParser]
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} ({self.prog} --help lists "
+                              "the options)\n")
+
+
+def build_parser() -> _Parser:
+    parser = _Parser(
         prog="temex", description="Site-level web template extraction.")
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and which page reader runs (the compiled "
                              "kernel or the pure-Python path), and exit")
     sub = parser.add_subparsers(dest="command", required=True)
+    parser.commands = {}
     for module in COMMANDS:
         p = module.add_parser(sub)
         p.epilog = EXIT_CODES
+        parser.commands[p.prog.split()[-1]] = p
     parser.epilog = EXIT_CODES
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said under the command's name, not the top parser's
+        parser.commands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     set_command(args.command)
     try:
         return int(args.func(args))

@@ -15,6 +15,7 @@ from .common import (
     EXIT_OK,
     UsageError,
     add_force_argument,
+    add_format_argument,
     is_stdio,
     load_page,
     output_exists,
@@ -34,8 +35,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                                     "never saw, in linear time per page.")
     st.add_argument("pages", nargs="+", metavar="PAGE", help="HTML files; - reads one page from stdin")
     st.add_argument("--template", required=True, metavar="FILE", help="saved template JSON (- : stdin)")
-    st.add_argument("-f", "--format", choices=STRIP_FORMATS, default="content",
-                    help="output format (default: content)")
+    add_format_argument(st, STRIP_FORMATS, "output format (default: content)")
     add_comments_argument(st)
     st.add_argument("-o", "--output", metavar="OUT",
                     help="file (one page) or folder (several pages, or a path ending in /): "

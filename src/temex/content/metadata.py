@@ -38,10 +38,19 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from ..page.dom import Document
 
-__all__ = ["FIELDS", "base_url", "front_matter", "page_metadata"]
+__all__ = ["EXTRA_FIELDS", "FIELDS", "TRAFILATURA_FIELDS", "base_url", "fingerprint",
+           "front_matter", "page_metadata", "trafilatura_fields"]
 
-#: The fields of :func:`page_metadata`, in output order.
+#: The fields of :func:`page_metadata`, in output order (the front matter's).
 FIELDS = ("title", "authors", "date", "site_name", "language", "canonical", "description")
+#: More fields of :func:`page_metadata` (reports only, not the front matter):
+#: the page's image (``og:image``, ``twitter:image``, JSON-LD ``image``), its
+#: categories (``article:section``, JSON-LD ``articleSection``), tags
+#: (``article:tag``, ``<meta name=keywords>``, JSON-LD ``keywords``) and
+#: license (``<link rel=license>``, ``<meta name=license|dc.rights>``,
+#: JSON-LD ``license``).
+EXTRA_FIELDS = ("image", "categories", "tags", "license")
+_LISTS = ("authors", "categories", "tags")
 
 _MAX = 1000  # characters kept of one value
 _BYLINE_MAX = 120
@@ -67,6 +76,12 @@ _META: dict[str, tuple[str, str]] = {
     "application-name": ("site_name", "meta"), "dc.publisher": ("site_name", "meta"),
     "dc.title": ("title", "meta"), "dc.language": ("language", "meta"),
     "content-language": ("language", "meta"),
+    "og:image": ("image", "opengraph"), "og:image:url": ("image", "opengraph"),
+    "og:image:secure_url": ("image", "opengraph"), "twitter:image": ("image", "meta"),
+    "article:section": ("categories", "opengraph"), "article:tag": ("tags", "opengraph"),
+    "keywords": ("tags", "meta"), "news_keywords": ("tags", "meta"),
+    "license": ("license", "meta"), "dc.rights": ("license", "meta"),
+    "dcterms.license": ("license", "meta"), "copyright": ("license", "meta"),
 }
 _SOURCE_ORDER = ("jsonld", "opengraph", "meta", "page", "markup", "byline")
 #: Fields read in another order: the page's own ``lang`` before ``og:locale``;
@@ -169,6 +184,20 @@ def _from_jsonld(obj: dict[str, Any], put: Any,
         url = url.get("@id")
     if isinstance(url, str) and url.startswith(("http://", "https://")):
         put("canonical", url.strip(), "jsonld")
+    image = obj.get("image")
+    if isinstance(image, list) and image:
+        image = image[0]
+    if isinstance(image, dict):
+        image = image.get("url") or image.get("contentUrl")
+    if isinstance(image, str) and image.strip():
+        put("image", image.strip(), "jsonld")
+    for key, field in (("articleSection", "categories"), ("keywords", "tags")):
+        v = obj.get(key)
+        items = v.split(",") if isinstance(v, str) else v if isinstance(v, list) else []
+        put(field, [_clean(x) for x in items if isinstance(x, str) and x.strip()], "jsonld")
+    lic = obj.get("license")
+    if isinstance(lic, str) and lic.strip():
+        put("license", lic.strip(), "jsonld")
 
 
 def _byline(doc: Document, i: int) -> str:
@@ -312,20 +341,28 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
                 put("authors", [content], "markup")
             elif name in _META:
                 f, src = _META[name]
-                if f == "authors":
-                    if content.startswith(("http://", "https://")):
+                if f in _LISTS:
+                    if f == "authors" and content.startswith(("http://", "https://")):
                         continue  # article:author as a profile URL
-                    found[src].setdefault("authors", [])
-                    if content not in found[src]["authors"]:
-                        found[src]["authors"].append(content)
+                    values = ([v.strip() for v in content.split(",") if v.strip()]
+                              if name in ("keywords", "news_keywords") else [content])
+                    found[src].setdefault(f, [])
+                    for v in values:
+                        if v not in found[src][f]:
+                            found[src][f].append(v)
+                elif f == "image":
+                    put(f, urljoin(base, content) if base else content, src)
                 else:
                     put(f, content, src)
         elif t == "title" and (body < 0 or i < body):
             put("title", _clean(doc.node(i).text() or ""), "page")
         elif t == "link":
-            if "canonical" in a.get("rel", "").lower().split() and a.get("href", "").strip():
-                put("canonical", urljoin(base, a["href"].strip()) if base else a["href"].strip(),
-                    "page")
+            rels = a.get("rel", "").lower().split()
+            href = a.get("href", "").strip()
+            if "canonical" in rels and href:
+                put("canonical", urljoin(base, href) if base else href, "page")
+            if "license" in rels and href:
+                put("license", urljoin(base, href) if base else href, "page")
         elif t == "script":
             if a.get("type", "").strip().lower() == "application/ld+json":
                 jsonld.extend(_jsonld_objects(doc.node(i).text() or ""))
@@ -343,13 +380,13 @@ def page_metadata(doc: Document, template: Sequence[bool] | None = None) -> dict
     ids = {str(o["@id"]): o for o in jsonld if isinstance(o.get("@id"), str)}
     for obj in jsonld:
         _from_jsonld(obj, put, ids)
-    out: dict[str, Any] = {f: ([] if f == "authors" else None) for f in FIELDS}
+    out: dict[str, Any] = {f: ([] if f in _LISTS else None) for f in FIELDS + EXTRA_FIELDS}
     sources: dict[str, str] = {}
-    for f in FIELDS:
+    for f in FIELDS + EXTRA_FIELDS:
         for src in _FIELD_ORDER.get(f, _SOURCE_ORDER):
-            v = found[src].get(f)
-            if v:
-                out[f] = v
+            value = found[src].get(f)
+            if value:
+                out[f] = value
                 sources[f] = src
                 break
     if out["canonical"] and base and not urlsplit(out["canonical"]).scheme:
@@ -388,3 +425,57 @@ def front_matter(meta: dict[str, Any], url: str = "") -> str:
             lines.append(f"{f}: {json.dumps(v, ensure_ascii=False)}")
     lines.append("---")
     return "\n".join(lines) + "\n\n"
+
+
+#: The metadata fields under trafilatura's names, in its order
+#: (:func:`trafilatura_fields`).
+TRAFILATURA_FIELDS = ("title", "author", "date", "hostname", "sitename", "description",
+                      "categories", "tags", "image", "language", "license", "fingerprint")
+_ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:$|[T ])")
+
+
+def trafilatura_fields(meta: dict[str, Any], url: str, text: str) -> dict[str, Any]:
+    """:func:`page_metadata`'s fields under trafilatura's key names (the
+    keys of its ``bare_extraction`` and JSON output): ``author`` the
+    authors joined by ``"; "``, ``date`` cut to its day when it is an ISO
+    date (``2024-05-01T10:00Z`` -> ``2024-05-01``), ``hostname`` of ``url``
+    (else of the canonical URL), ``sitename`` the site name, ``categories``
+    and ``tags`` lists, ``fingerprint`` :func:`fingerprint` of ``text``.
+    Missing values are None (lists: empty)."""
+    date = meta.get("date")
+    day = _ISO_DAY.match(date) if isinstance(date, str) else None
+    host = ""
+    for u in (url, meta.get("canonical") or ""):
+        if u and u.lower().startswith(("http://", "https://")):
+            host = (urlsplit(u).hostname or "").removeprefix("www.")
+            if host:
+                break
+    return {"title": meta.get("title"),
+            "author": "; ".join(meta.get("authors") or []) or None,
+            "date": day.group(1) if day else date,
+            "hostname": host or None,
+            "sitename": meta.get("site_name"),
+            "description": meta.get("description"),
+            "categories": list(meta.get("categories") or []),
+            "tags": list(meta.get("tags") or []),
+            "image": meta.get("image"),
+            "language": meta.get("language"),
+            "license": meta.get("license"),
+            "fingerprint": fingerprint(text)}
+
+
+def fingerprint(text: str) -> str:
+    """A 64-bit SimHash of ``text``'s words, 16 hex digits (trafilatura's
+    ``fingerprint`` is one too): the same text gives the same value, near
+    texts values a few bits apart (count the differing bits of the two
+    ints to compare)."""
+    import hashlib
+    from collections import Counter
+
+    weights = [0] * 64
+    for word, n in Counter(re.findall(r"\w+", text.lower())).items():
+        h = int.from_bytes(hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest(), "big")
+        for b in range(64):
+            weights[b] += n if h >> b & 1 else -n
+    value = sum(1 << b for b in range(64) if weights[b] > 0)
+    return f"{value:016x}"

@@ -19,7 +19,7 @@ from ..page import kernel
 from ..page.blocks import Blocks
 from ..page.dom import Document
 from .metadata import front_matter as metadata_front_matter
-from .metadata import page_metadata
+from .metadata import page_metadata, trafilatura_fields
 from .text import markdown_text, text_lines
 
 __all__ = ["Content"]
@@ -126,9 +126,14 @@ class Content:
 
         return text_lines(self.doc, self.keep_mask(), markdown=False)
 
-    def text(self) -> str:
-        """One block per line (the format of the gold files)."""
-        return "\n".join(self.lines())
+    def text(self, front_matter: bool = False) -> str:
+        """One block per line (the format of the gold files); with
+        ``front_matter``, the page's metadata first as YAML front matter, as
+        :meth:`markdown` writes it."""
+        head = ""
+        if front_matter and self.doc is not None:
+            head = metadata_front_matter(self.metadata(), self.doc.url)
+        return head + "\n".join(self.lines())
 
     def markdown(self, front_matter: bool = False) -> str:
         """Kept text as Markdown (headings, lists, tables, code, quotes,
@@ -163,11 +168,16 @@ class Content:
         return "\n".join(out)
 
     def report(self) -> dict[str, Any]:
+        """The JSON report: the page, what was kept and why, the metadata
+        (``metadata``, and its fields under trafilatura's names at the top:
+        :func:`temex.content.metadata.trafilatura_fields`), the text."""
         d = self.doc
+        meta, text = self.metadata(), self.text()
         return {"page": d.url if d else None, "empty": not self.chosen,
                 "reason": self.reason, "blocks": len(self.blocks) if self.blocks else 0,
                 "kept_blocks": len(self.chosen),
                 "region": d.path(self.region) if d is not None and self.region >= 0 else None,
-                "metadata": self.metadata(), "text": self.text(), **self.stats}
+                "metadata": meta, "text": text,
+                **trafilatura_fields(meta, d.url if d else "", text), **self.stats}
 
 

@@ -229,13 +229,16 @@ def render(model: TemplateModel, fmt: str, params: ContentParams | None = None) 
         return fn(model, params or ContentParams()) + "\n"
     if fmt == "json":
         from . import extract as main_content
-        from .metadata import page_metadata
+        from .metadata import page_metadata, trafilatura_fields
 
         out = report(model)
         main = main_content.extract_content(model.key, None, model.template,
                                             params or ContentParams())
-        out["metadata"] = page_metadata(model.key, model.template)  # nothing from the template
-        out["content"] = {"text": main.text(), "empty": not main.chosen,
+        meta = page_metadata(model.key, model.template)  # nothing from the template
+        out["metadata"] = meta
+        text = main.text()
+        out["content"] = {"text": text, "empty": not main.chosen,
                           "reason": main.reason or None}
+        out.update(trafilatura_fields(meta, model.key.url, text))  # trafilatura's names
         return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")

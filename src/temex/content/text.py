@@ -31,7 +31,7 @@ from urllib.parse import urljoin
 from ..page import kernel
 from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
-from ..page.permalinks import permalink_keep
+from ..page.permalinks import LEVELS, permalink_keep
 from ..page.walk import event_list, events
 from .formulas import formula_keep, tex_annotation
 from .metadata import base_url
@@ -136,6 +136,23 @@ _HIGHLIGHT = re.compile(r"^highlight-(?:source-)?([\w#+.-]+)$")
 _NO_LANG = frozenset({"default", "none"})
 _BACKTICKS = re.compile(r"`+")
 _URL_DROP = re.compile(r"[\t\n\r]")
+
+
+def _to_own_heading(doc: Document, i: int, href: str) -> bool:
+    """Whether the link ``i`` in a heading points to that heading or its
+    section (``href="#id"``, the id on the heading or an element around it
+    a few levels up): a heading's link to itself, whatever its text."""
+    if len(href) < 2 or href[0] != "#":
+        return False
+    name = href[1:]
+    p = i
+    for _ in range(LEVELS + 1):
+        if p < 0:
+            return False
+        if doc.id[p] == name:
+            return True
+        p = doc.parent[p]
+    return False
 
 
 def _url(base: str, href: str) -> str:
@@ -477,7 +494,9 @@ class _Markdown:
             out = _outside_ws(inner, "", "").replace(inner.strip(), _wrap_code(core)) if core else inner
         elif tag == "a" and not self.code:  # markup in a code span is literal
             href = dict(self.doc.attrs[i]).get("href", "").strip()
-            if href and not href.lower().startswith(("javascript:", "vbscript:", "data:")):
+            if self.heading and _to_own_heading(self.doc, i, href):
+                out = inner  # mdBook's <h1 id=x><a href="#x">Title</a>: the title alone
+            elif href and not href.lower().startswith(("javascript:", "vbscript:", "data:")):
                 url = _url(self.base, href)
                 out = _outside_ws(inner, "[", f"]({url})") if url else inner
             else:

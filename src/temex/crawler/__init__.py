@@ -95,7 +95,9 @@ def run_crawl(url: str, outdir: str | Path, options: CrawlOptions | None = None,
     warc = WarcWriter(out / "responses.warc.gz") if opts.warc else None
     try:
         if progress:
-            print(f"temex crawl: {mode} crawl of {start} (scope {scope})", file=sys.stderr)
+            what = {"new": "crawl of", "resume": "resuming the crawl of",
+                    "recrawl": "re-crawl of"}[mode]
+            print(f"temex crawl: {what} {start} (scope {scope})", file=sys.stderr)
 
         async def go() -> FetchStats:
             try:

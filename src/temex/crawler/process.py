@@ -374,7 +374,9 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
               "clusters": len(groups), "templates": len(saved),
               "templates_fitted": n_fitted, "templates_reused": n_reused,
               "page_level": sum(1 for r, _ in docs if r.template is None),
-              "written": n_written + n_same,
+              # pages with a file of their own: written now, or unchanged (a
+              # re-crawl leaves a file whose bytes are the same as it was)
+              "written": n_written, "unchanged": n_same,
               "duplicates": sum(1 for r in results if r.duplicate_of),
               "files_written": n_written, "files_unchanged": n_same, "files_removed": n_removed,
               "errors": sum(1 for r in results if r.error),

@@ -88,9 +88,13 @@ def _n(count: int, one: str, many: str) -> str:
 def finished_line(s: dict[str, Any], out: str) -> str:
     """The last line of a crawl on stderr: what was fetched; of the pages,
     how many were written, recorded as duplicates (by proof), failed (by
-    reason), were redirect stubs or disallowed by robots.txt; the templates;
-    the files. A re-crawl that changed no file says "unchanged"."""
-    pages = [f"{s['written']} written", _n(s["duplicates"], "duplicate", "duplicates")]
+    reason), were redirect stubs or disallowed by robots.txt; the templates.
+    A page whose file is as it was is "unchanged", not "written"; a re-crawl
+    that changed no file says "unchanged: no file written"."""
+    pages = [f"{s['written']} written"]
+    if s.get("unchanged"):
+        pages.append(f"{s['unchanged']} unchanged")
+    pages.append(_n(s["duplicates"], "duplicate", "duplicates"))
     if s["duplicates"]:
         pages[-1] += f" ({_counted(s['duplicate_proofs'])})"
     pages.append(f"{s['failed']} failed")
@@ -101,11 +105,13 @@ def finished_line(s: dict[str, Any], out: str) -> str:
                      + " (meta refresh, target followed)")
     if s["robots_disallowed"]:
         pages.append(f"{s['robots_disallowed']} disallowed by robots.txt")
-    files = f"{s['files_written']} files written, {s['files_unchanged']} unchanged"
+    files = ""
     if s["mode"] == "recrawl" and not s["files_written"] and not s.get("files_removed"):
-        files = f"unchanged: no file written ({s['files_unchanged']} files as they were)"
+        files = "; unchanged: no file written"
+    elif s.get("files_removed"):
+        files = f"; {_n(s['files_removed'], 'file', 'files')} of pages gone removed"
     return (f"temex crawl: finished: {s['fetched']} fetched ({s['not_modified']} not modified); "
             f"{s['pages']} pages: {', '.join(pages)}; "
             f"{_n(s['templates'], 'template', 'templates')} ({s['templates_fitted']} fitted, "
-            f"{s['templates_reused']} reused), {s['page_level']} page-level; {files}; "
+            f"{s['templates_reused']} reused), {s['page_level']} page-level{files}; "
             f"{s['seconds']} s -> {out}")

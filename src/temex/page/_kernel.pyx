@@ -1798,7 +1798,9 @@ cdef class _Markdown:
                    if core else inner)
         elif tag == "a" and not self.code:  # markup in a code span is literal
             href = dict(self.attrs[i]).get("href", "").strip()
-            if href and not href.lower().startswith(("javascript:", "vbscript:", "data:")):
+            if self.heading and m._to_own_heading(self.doc, i, href):
+                out = inner  # a heading's link to itself: the title alone
+            elif href and not href.lower().startswith(("javascript:", "vbscript:", "data:")):
                 url = m._url(self.base, href)
                 out = m._outside_ws(inner, "[", f"]({url})") if url else inner
             else:

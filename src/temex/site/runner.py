@@ -105,6 +105,8 @@ class UrlOptions:
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise ValueError(f"'{name}' must be an integer")
                 setattr(o, name, v)
+        if "max_loads" not in body:  # the budget follows n, as the CLI's: the key page + n
+            o.max_loads = o.n + 1
         for name, allowed in (("method", ("vote", "intersect")),
                               ("order", ("menu", "paper", "document"))):
             if name in body:

@@ -29,9 +29,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
+from ..content.formats import canonical_format
 from ..site.explore import DEFAULT_N
 from ..site.runner import Limits, UrlOptions
-from ..site.sources.netguard import UrlRefused
+from ..site.sources.browser import render_unavailable
+from ..site.sources.netguard import LIFT_HINT, UrlRefused
 from ..template.equality import DEFAULT_EQUALITY, EQUALITIES
 from .extension_api import extension_routes
 from .jobs import OUTPUTS, JobManager, JobsFull, OutputFailed
@@ -63,6 +65,16 @@ async def _read_body(request: Request, limit: int) -> bytes | None:
             return None
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _refused(e: UrlRefused) -> str:
+    """The guard's refusal in the web's terms, without the command line's
+    flags (a web user cannot pass them): ``refused: 10.0.0.1 is not a public
+    address; this server fetches public addresses only``."""
+    why = str(e).replace(f" ({LIFT_HINT})", "")
+    if why != str(e):  # an address the guard refuses
+        why += "; this server fetches public addresses only"
+    return why
 
 
 def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None = None,
@@ -99,10 +111,13 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         except (ValueError, UnicodeDecodeError) as e:
             return _error(400, str(e) if not isinstance(e, json.JSONDecodeError)
                           else f"bad JSON ({e.msg})")
+        if opts.render and render_unavailable():
+            return _error(400, "rendering with Chromium is not available on this server: "
+                               + render_unavailable())
         try:
             job = await asyncio.to_thread(jobs.submit, opts)
         except UrlRefused as e:
-            return _error(400, str(e))
+            return _error(400, _refused(e))
         except ValueError as e:
             return _error(400, str(e))
         except JobsFull as e:
@@ -160,7 +175,7 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
         job = _ready(request)
         if isinstance(job, Response):
             return job
-        fmt = request.path_params["fmt"]
+        fmt = canonical_format(request.path_params["fmt"])  # text, txt: content
         if fmt not in OUTPUTS:
             return _error(404, f"unknown format {fmt!r}; choose from {', '.join(OUTPUTS)}")
         try:
@@ -201,6 +216,8 @@ def create_app(limits: Limits | None = None, *, allowed_hosts: list[str] | None 
                                         "allow_private": limits.allow_private},
                              "outputs": list(OUTPUTS), "equalities": sorted(EQUALITIES),
                              "default_equality": DEFAULT_EQUALITY,
+                             "render": {"available": not render_unavailable(),
+                                        "reason": render_unavailable() or None},
                              "example": example_url})
 
     routes = [
@@ -230,8 +247,9 @@ _OPTIONS_SCHEMA = {
         "url": {"type": "string", "format": "uri", "description": "key page (http/https)"},
         "n": {"type": "integer", "minimum": 1, "default": DEFAULT_N,
               "description": "CS size: pages sharing the template to find (capped)"},
-        "max_loads": {"type": "integer", "minimum": 2, "default": 10,
-                      "description": "pages requested, key page included (capped)"},
+        "max_loads": {"type": "integer", "minimum": 2,
+                      "description": "pages requested, key page included (capped); "
+                                     "default n + 1: the key page and n more"},
         "method": {"type": "string", "enum": ["vote", "intersect"], "default": "vote"},
         "equality": {"type": "string", "default": DEFAULT_EQUALITY,
                      "description": "node equality relation (temex.template.equality.EQUALITIES)"},

@@ -43,7 +43,8 @@ from .base import FetchResult, PageSource
 from .cache import DiskCache
 from .netguard import AddressRefused, Unresolvable, check_address, default_port
 
-__all__ = ["CHROMIUM_ARGS", "BrowserSource", "BrowserUnavailable", "chromium_path"]
+__all__ = ["CHROMIUM_ARGS", "BrowserSource", "BrowserUnavailable", "chromium_path",
+           "render_unavailable"]
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -55,6 +56,18 @@ _LOCAL_SCHEMES = ("data:", "blob:", "about:")
 
 class BrowserUnavailable(RuntimeError):
     """Playwright or a Chromium binary is missing."""
+
+
+def render_unavailable() -> str:
+    """Why pages cannot be rendered here, in one line ("" when they can):
+    the playwright package or the Chromium binary is missing."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install 'temex[render]')"
+    if chromium_path() is None:
+        return "Chromium is not installed (apt-get install chromium, or set TEMEX_CHROMIUM)"
+    return ""
 
 
 def chromium_path() -> str | None:

@@ -35,6 +35,15 @@ async function loadHealth() {
       if (q === (h.default_equality || "label")) o.selected = true;
       sel.appendChild(o);
     }
+    if (h.render && !h.render.available) {
+      // no job that is bound to fail: the box is off and says why
+      const box = $("render");
+      box.checked = false;
+      box.disabled = true;
+      $("render-label").title = "Not available on this server: " + h.render.reason;
+      $("render-off").textContent = "(not available: " + h.render.reason + ")";
+      $("render-off").hidden = false;
+    }
     if (h.limits) {
       $("max-loads").max = h.limits.max_loads;
       $("n").max = h.limits.max_n;
@@ -52,14 +61,17 @@ async function loadHealth() {
 }
 
 function options() {
-  return {
+  const o = {
     url: $("url").value.trim(),
-    n: parseInt($("n").value, 10) || 2,
-    max_loads: parseInt($("max-loads").value, 10) || 10,
+    n: parseInt($("n").value, 10) || 3,
     method: $("method").value,
     equality: $("equality").value,
     render: $("render").checked,
   };
+  // left empty: the server's default, the key page and n more
+  const loads = parseInt($("max-loads").value, 10);
+  if (loads) o.max_loads = loads;
+  return o;
 }
 
 async function start(ev) {
@@ -85,8 +97,10 @@ async function start(ev) {
   }
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok) {
-    const why = resp.status === 429 ? "The server is busy: " : "Refused: ";
-    return fail(why + (data.error || resp.statusText));
+    // said once: a refusal that says "refused" is not prefixed again
+    const msg = data.error || resp.statusText;
+    if (resp.status === 429) return fail("The server is busy: " + msg);
+    return fail(/^refused\b/i.test(msg) ? msg[0].toUpperCase() + msg.slice(1) : "Refused: " + msg);
   }
   job = data.id;
   follow(job);
@@ -95,6 +109,7 @@ async function start(ev) {
 function fail(msg) {
   $("extract").disabled = false;
   $("progress").hidden = true;
+  $("intro").hidden = false;  // what temex does and the help stay with the error
   showError(msg);
 }
 
@@ -166,6 +181,7 @@ function show(d) {
   $("extract").disabled = false;
   $("progress").hidden = true;
   if (d.status !== "done") {
+    $("intro").hidden = false;
     return showError("The extraction failed: " + (d.error || "unknown error"));
   }
   const res = d.result;
