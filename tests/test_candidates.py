@@ -110,19 +110,26 @@ def test_real_site_over_http(site_name: str) -> None:
     assert max(s.template[2], s.content[2]) > 0.5
 
 
-#: Live floors, node F1 template / content with every key
-#: page pooled, explored with the defaults over HTTP: the figures of
-#: ``bench/eval/bench_explore.py --loso`` (docs/EXPLORATION.md, every
-#: shared site, 4.00 loads on average, 4 at most) a little under, rounded down.
-LIVE_FLOORS = {"americanpillowcase-shop": (0.98, 0.97), "bgbiao-hugo-zh": (0.94, 0.98),
-               "birdie0-mdbook": (0.99, 0.99), "cezam-catalogue": (0.97, 0.98),
-               "codare-wordpress": (0.95, 0.95), "cookwithtina-recipes": (0.98, 0.96),
-               "digitalplant": (0.98, 0.98), "everything-list-hypermail": (0.96, 0.99),
-               "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.99, 0.99),
-               "klnet-forum": (0.97, 0.98), "opendcl-forum": (0.98, 0.99),
-               "openehr-org-archive": (0.98, 0.98), "pyconca2013-conference": (0.97, 0.98),
-               "rubima-magazine": (0.93, 0.94), "toppra-furo": (0.96, 0.98),
-               "wikinotes": (0.94, 0.99)}
+#: Live floors, node F1 template / content with every key page pooled,
+#: explored with the defaults over HTTP on 127.0.0.1 (4 loads each), a
+#: little under the figures measured on 2026-12-06 against the gold of
+#: 2026-12-03/04 (30 sites; docs/EVALUATION.md): regression guards.
+LIVE_FLOORS = {"americanpillowcase-shop": (0.97, 0.90), "bedrock-tech-blog": (0.99, 0.99),
+               "bgbiao-hugo-zh": (0.70, 0.89), "birdie0-mdbook": (0.99, 0.99),
+               "cezam-catalogue": (0.96, 0.98), "clickwiki-wiki": (0.87, 0.90),
+               "cmsis-dv-doxygen": (0.86, 0.98), "cni-iisc-seminars": (0.91, 0.96),
+               "codare-wordpress": (0.96, 0.95), "commmp-shop": (0.95, 0.60),
+               "cookwithtina-recipes": (0.95, 0.87), "digitalplant": (0.92, 0.93),
+               "dostips-forum": (0.78, 0.90), "doulcememoire-company": (0.94, 0.94),
+               "everything-list-hypermail": (0.96, 0.99),
+               "gpodder-devel-pipermail": (0.68, 0.96), "hackingthe.cloud": (0.99, 0.99),
+               "hyperledger-fabric-docs": (0.86, 0.93), "klnet-forum": (0.92, 0.98),
+               "mywordpress": (0.87, 0.59), "opendcl-forum": (0.98, 0.99),
+               "openehr-org-archive": (0.99, 0.97), "pyconca2013-conference": (0.98, 0.98),
+               "redux-saga-docs": (0.99, 0.99), "rubima-magazine": (0.94, 0.95),
+               "schwalb-willmann-academic": (0.97, 0.99), "theory3": (0.97, 0.95),
+               "toppra-furo": (0.94, 0.98), "ucf-news": (0.94, 0.85),
+               "wikinotes": (0.28, 0.97)}
 
 
 @pytest.mark.slow
@@ -308,10 +315,14 @@ def test_second_hop_loads_what_a_kept_page_yields_next_and_one_at_a_time() -> No
 
 
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
-@pytest.mark.parametrize("site_name,key_substr", [
-    ("wikinotes", "/ANAT_322/lecture-notes/"), ("wikinotes", "/COMP_302/summary/"),
-    ("klnet-forum", "forumdisplay.php-f=14")])
-def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str) -> None:
+@pytest.mark.parametrize("site_name,key_substr,scores_higher", [
+    ("wikinotes", "/ANAT_322/lecture-notes/", True), ("wikinotes", "/COMP_302/summary/", True),
+    # since the gold of 2026-12-03 (a topic row's own page links are
+    # template) the sub-forum scores 0.739 compared with its siblings and
+    # 0.781 with the hub pages: the siblings are still the pages compared
+    ("klnet-forum", "forumdisplay.php-f=14", False)])
+def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str,
+                                                 scores_higher: bool) -> None:
     """A leaf key page (fewer links than the offline pool's
     2n + 2, ``DEFAULT_SECOND_HOP``) that links no page of its kind (a wiki page links its course page
     and the home page, a sub-forum its parent forum) is compared with pages
@@ -338,7 +349,10 @@ def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str
     kind, sib = url_kind(ex.key.url), sibling_pattern(ex.key.url)
     assert len(ex.pages) >= 2
     assert all(url_kind(p.url) == kind or sibling_pattern(p.url) == sib for p in ex.pages)
-    assert f1[None] > f1[0] + 0.02, f1
+    if scores_higher:
+        assert f1[None] > f1[0] + 0.02, f1
+    else:
+        assert f1[None] >= 0.73, f1  # measured 0.739
 
 
 def test_second_hop_that_finds_nothing_keeps_the_cs() -> None:
