@@ -540,11 +540,14 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
 
 #: Mean token F1 of what ``temex crawl`` writes, per shared site (the fast
 #: subset of ``bench/eval/crawl_check.py``: the sites that passed when
-#: the floors were set and the worst one), a little under the measured figures
-#: (docs/journal/2026-11-26-core-crawl-floors.md): regression guards.
-CRAWL_FLOORS = {"americanpillowcase-shop": 0.95, "cezam-catalogue": 0.95,
-                "codare-wordpress": 0.955, "pyconca2013-conference": 0.96,
-                "rubima-magazine": 0.945}
+#: the floors were set and the worst one), a little under the figures measured
+#: on 2026-12-06 against the gold of 2026-12-03/04, which moved them with the
+#: same code (shop 0.929, cezam 0.930, codare 0.950, pyconca 0.951, rubima
+#: 0.955; docs/EVALUATION.md; before:
+#: docs/journal/2026-11-26-core-crawl-floors.md): regression guards.
+CRAWL_FLOORS = {"americanpillowcase-shop": 0.927, "cezam-catalogue": 0.928,
+                "codare-wordpress": 0.948, "pyconca2013-conference": 0.949,
+                "rubima-magazine": 0.953}
 
 
 @pytest.mark.slow
