@@ -238,8 +238,10 @@ def test_own_records_are_content() -> None:
 
     # the rule's own effect, with text on two pages repeated as when it was
     # measured (folder_repeat_share=0: with 0.2, less text is repeated and
-    # the threads lose less without the rule, 0.908 against 0.940)
-    before = replace(ContentParams(), folder_repeat_share=0.0)
+    # the threads lose less without the rule, 0.908 against 0.940), on the
+    # hand-set folder choice it was measured on (the learned decision reads
+    # the rules' verdicts as one input among others)
+    before = replace(ContentParams(), folder_repeat_share=0.0, site_decision=False)
     on, off = f1(before), f1(replace(before, own_records=0.0))
     assert on[0] >= 0.9 and on[1] >= 0.9
     assert on[0] > off[0] + 0.09 and on[1] > off[1] + 0.15
@@ -316,8 +318,9 @@ def test_a_product_title_cut_in_the_title_and_shown_twice_is_the_pages() -> None
         bl = page_blocks(d)
         name = next(bl.joined[b] for b in range(len(bl)) if d.tag[bl.node[b]] == "h2")
         kept += name in extract_content(d, idx).text()
-        dropped += name not in extract_content(d, idx, params=replace(ContentParams(),
-                                                                      own_title=False)).text()
+        # the rule's own effect on the hand-set folder choice it was built for
+        dropped += name not in extract_content(d, idx, params=replace(
+            ContentParams(), own_title=False, site_decision=False)).text()
     assert kept >= len(docs) - 1 and dropped >= len(docs) // 2
 
 
@@ -517,7 +520,10 @@ def test_folder_mode_keeps_the_head_zone_between_title_and_text() -> None:
     index = SiteIndex(docs[:24], hashed=True)  # as bench_site_content's folder column
     key = next(d for d in docs if d.url.endswith("/en/index.html"))
     content = extract_content(key, index, member=index.member(key))
-    assert token_prf(content.text(), golds[key.url])[2] > 0.9
+    # 0.739 against the gold of 2026-12-03/04 (with the hand-set choice and
+    # with the decision: the contact form and search box are template since);
+    # above 0.9 against the gold before it
+    assert token_prf(content.text(), golds[key.url])[2] > 0.73
 
 
 @needs_data
@@ -596,7 +602,9 @@ def test_a_name_never_drops_a_listings_main_records() -> None:
         grid = d.parser.css_first("div.sidebar-hidden")
         assert grid is not None  # the name that dropped the grid is still there
         gold = gold_text(d, site.content_selector, site.template_selector)
-        assert token_prf(text[f], gold)[2] >= 0.95, name
+        # >= 0.95 before the gold of 2026-12-03/04 made the collection's
+        # sort bar and result count template; 0.859-0.878 since, same code
+        assert token_prf(text[f], gold)[2] >= 0.85, name
     f = next(f for f in files if "/products/body-pillowcase" in str(f)
              and "cream" in f.name)
     d = parse(f.read_bytes(), url=str(f))
@@ -1258,7 +1266,9 @@ def test_a_region_inside_a_list_of_records_is_the_list() -> None:
 @needs_data
 @pytest.mark.parametrize("site_name,rel,before", [
     ("klnet-forum", "forumdisplay.php-f=68.html", 0.892),
-    ("americanpillowcase-shop", "collections/sheet-sets.html", 1.0),
+    # 1.0 before the gold of 2026-12-03/04 (its sort bar and result count
+    # are template since): 0.883 with the same code, the list rule's or not
+    ("americanpillowcase-shop", "collections/sheet-sets.html", 0.883),
 ])
 def test_the_page_level_keeps_a_listings_rows(site_name: str, rel: str, before: float) -> None:
     """A forum's topic list and a shop's collection at the page level (no
@@ -1276,7 +1286,7 @@ def test_the_page_level_keeps_a_listings_rows(site_name: str, rel: str, before: 
                     gold)[2]
     on = token_prf(extract_content(doc).text(), gold)[2]
     assert off == pytest.approx(before, abs=0.01)
-    assert on >= 0.97
+    assert on >= min(0.97, before - 0.005)
 
 
 def _landing_page(start: str, end: str, footer: str = "<p>Copyright</p>") -> Document:
@@ -1391,8 +1401,12 @@ def test_the_titles_article_where_the_scorer_kept_little_of_it() -> None:
 
 
 @needs_data
-@pytest.mark.parametrize("rel,before,after", [("catalogue-formation/334004.html", 0.435, 0.97),
-                                              ("catalogue-formation/334301.html", 0.875, 0.87)])
+@pytest.mark.parametrize("rel,before,after", [
+    # against the gold of 2026-12-03/04 (the course pages' tab bar is template
+    # since; same code): 0.526 -> 0.875 and 0.864 either way; before it
+    # 0.435 -> 1.000 and 0.875 either way
+    ("catalogue-formation/334004.html", 0.526, 0.87),
+    ("catalogue-formation/334301.html", 0.864, 0.86)])
 def test_an_item_page_of_short_blocks_keeps_its_article(rel: str, before: float,
                                                         after: float) -> None:
     """Course pages of the French catalogue at the page level: a theme, the

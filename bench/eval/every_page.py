@@ -2,19 +2,17 @@
 
     .venv/bin/python -m bench.eval.every_page [--per-site 40] [--seed 0] [--json OUT] [SITE ...]
 
-For each site of ``DATA/sites`` (the evaluation data: ``$TEMEX_DATA``), a
-fixed sample of ``--per-site`` pages with gold (``random.Random(seed)`` over
-the sorted files whose content selector matches; every page where the site
-has fewer), token F1 of the main text against the gold text
-(:func:`temex.evaluate.gold_text`, bag of words, :func:`temex.page.tokens.token_prf`):
+For each site of ``DATA/sites`` (the evaluation data: ``$TEMEX_DATA``), the
+fixed sample of ``--per-site`` pages with gold of
+:func:`temex.evaluate.pages.site_sample`, token F1 of the main text against
+the gold text (bag of words, :func:`temex.page.tokens.token_prf`):
 
 ``site``
-    ``temex content SITE_DIR``: the site index of every HTML file under the
-    site's web root (:func:`temex.content.folder.index_folder`, as the
-    command builds it), then each sampled page's content
-    (:func:`temex.content.extract.extract_content`, the shipped defaults).
+    ``temex content SITE_DIR`` (:func:`temex.evaluate.pages.site_scores`: the
+    site index of every HTML file under the site's web root, the shipped
+    defaults).
 ``page``
-    ``temex.extract(html, format="text")``: the page alone, no other page.
+    ``temex.extract(html, format="content")``: the page alone, no other page.
 ``lift``
     ``site`` minus ``page``: what the site evidence adds to the page.
 ``trafilatura``, ``resiliparse``, ``readability``
@@ -33,21 +31,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
+import temex
 from bench.common import DATA_HELP, REPO, data_dir
-import temex  # noqa: E402
-from temex.content.extract import ContentParams, extract_content  # noqa: E402
-from temex.content.folder import index_folder  # noqa: E402
-from temex.errors import ParseError  # noqa: E402
-from temex.evaluate import NoGoldError, gold_text, load_site  # noqa: E402
-from temex.page.dom import parse  # noqa: E402
-from temex.page.files import html_files, read_page  # noqa: E402
-from temex.page.tokens import token_prf  # noqa: E402
+from temex.evaluate.pages import site_sample, site_scores
+from temex.page.files import read_page
+from temex.page.tokens import token_prf
 
 PEERS = ("trafilatura", "resiliparse", "readability")
 #: The thirteen sites that joined the shared data on 2026-12-03 (data README):
@@ -86,42 +79,15 @@ def peer_extractors() -> dict[str, object]:
     return out
 
 
-def sample_pages(site_dir: Path, per_site: int, seed: int):
-    """The site, every HTML file under its root, and the fixed sample of
-    ``(file, gold text)`` pages with gold."""
-    site = load_site(site_dir)
-    files = html_files(site.root)
-    with_gold = []
-    for f in files:
-        try:
-            d = parse(read_page(f), url=str(f))
-            g = gold_text(d, site.content_selector, site.template_selector)
-        except (OSError, ParseError, NoGoldError):
-            continue
-        with_gold.append((f, g))
-    rng = random.Random(seed)
-    if len(with_gold) > per_site:
-        with_gold = sorted(rng.sample(with_gold, per_site), key=lambda t: str(t[0]))
-    return site, files, with_gold
-
-
 def score_site(site_dir: Path, per_site: int, seed: int, peers: dict[str, object],
                cache: dict[str, dict[str, str]]) -> dict[str, object]:
-    site, files, pages = sample_pages(site_dir, per_site, seed)
-    index, _, _ = index_folder(files, site.root)
-    rows = []
-    for f, gold in pages:
-        raw = read_page(f)
-        doc = parse(raw, url=str(f))
-        rel = f.relative_to(site.root).as_posix()
-        row: dict[str, object] = {"page": rel}
-        row["site"] = token_prf(extract_content(doc, index, None, ContentParams()).text(),
-                                gold)[2]
-        row["page_alone"] = token_prf(temex.extract(raw, url=str(f), format="text") or "",
-                                      gold)[2]
-        key = f"{site.name}/{rel}"
+    sample = site_sample(site_dir, per_site, seed)
+    rows: list[dict[str, object]] = [{"page": rel, "site": s, "page_alone": a}
+                                     for rel, s, a in site_scores(sample)]
+    for row, (f, gold) in zip(rows, sample.pages):
+        key = f"{sample.site.name}/{row['page']}"
         got = cache.setdefault(key, {})
-        html = raw.decode("utf-8", "replace")
+        html = read_page(f).decode("utf-8", "replace")
         for name, fn in peers.items():
             if name not in got:
                 try:
@@ -130,8 +96,7 @@ def score_site(site_dir: Path, per_site: int, seed: int, peers: dict[str, object
                     print(f"every_page: {name} failed on {key}: {e}", file=sys.stderr)
                     got[name] = ""
             row[name] = token_prf(got[name], gold)[2]
-        rows.append(row)
-    return {"site": site.name, "pages": rows}
+    return {"site": sample.site.name, "pages": rows}
 
 
 def mean(rows: list[dict[str, object]], col: str) -> float:

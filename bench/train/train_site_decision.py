@@ -45,7 +45,8 @@ import numpy as np
 
 import temex
 from bench.common import DATA_HELP, REPO, data_dir
-from bench.eval.every_page import NEW_SITES, sample_pages
+from bench.eval.every_page import NEW_SITES
+from temex.evaluate.pages import site_sample
 from temex.content.decision import (  # noqa: E402
     DECISION_FEATURES,
     DECISION_VERSION,
@@ -118,7 +119,8 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
         if names and d.name not in names:
             continue
         t = time.perf_counter()
-        site, files, pages = sample_pages(d, per_site, seed)
+        sample = site_sample(d, per_site, seed)
+        site, files, pages = sample.site, sample.files, sample.pages
         index, _, _ = index_folder(files, site.root)
         X, y, w = [], [], []
         for f, _gold in pages:
@@ -270,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     base = load_model()
     before = replace(ContentParams(), site_decision=False)
+    no_rule = replace(ContentParams(), decision_comments=False)
     folds: list[tuple[str, list[dict]]] = [(g["name"], [g]) for g in groups
                                            if g["kind"] == "site"]
     for ds in CONTENT_SETS:
@@ -283,34 +286,37 @@ def main(argv: list[str] | None = None) -> int:
         loso = [x for g in held for x in score_group(g, {**base, "decision": fold},
                                                      ContentParams())]
         hand = [x for g in held for x in score_group(g, None, before)]
+        bare = [x for g in held for x in score_group(g, {**base, "decision": fold},
+                                                     no_rule)]
         alone = [token_prf(temex.extract(_read(f), url=f, format="text") or "", gold)[2]
                  for g in held for f, gold in g["pages"]]
         rows.append((name, statistics.mean(loso), statistics.mean(hand),
-                     statistics.mean(alone), loso, hand, alone))
+                     statistics.mean(alone), statistics.mean(bare), loso, hand, alone))
         print(f"  {name}: left out {rows[-1][1]:.3f}, hand-set {rows[-1][2]:.3f}, "
-              f"page alone {rows[-1][3]:.3f}", file=sys.stderr, flush=True)
+              f"page alone {rows[-1][3]:.3f}, no comment rule {rows[-1][4]:.3f}",
+              file=sys.stderr, flush=True)
     rows.sort(key=lambda r: r[1] - r[3])
     print("Token F1, folder mode (every page of a group as its site's evidence), the "
           "decision trained leaving the site (a content dataset: the dataset) out; worst "
           "lift first\n")
     print("| site or dataset | left out | hand-set choice | page alone | lift (left out) | "
-          "lift (hand-set) |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, lo, hand, alone, *_ in rows:
+          "lift (hand-set) | left out, no comment rule |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, lo, hand, alone, bare, *_ in rows:
         print(f"| {name} | {lo:.3f} | {hand:.3f} | {alone:.3f} | {lo - alone:+.3f} | "
-              f"{hand - alone:+.3f} |")
+              f"{hand - alone:+.3f} | {bare:.3f} |")
     sites = {g["name"] for g in groups if g["kind"] == "site"}
     for label, keep in (("the shared sites", lambda n: n in sites),
                         ("the 13 sites added 2026-12-03", lambda n: n in NEW_SITES),
                         ("the other shared sites", lambda n: n in sites and n not in NEW_SITES)):
         sel = [r for r in rows if keep(r[0])]
         if sel:
-            lo, hand, alone = (statistics.mean(r[i] for r in sel) for i in (1, 2, 3))
+            lo, hand, alone, bare = (statistics.mean(r[i] for r in sel) for i in (1, 2, 3, 4))
             print(f"| **mean, {label}** ({len(sel)}) | {lo:.3f} | {hand:.3f} | {alone:.3f} "
-                  f"| {lo - alone:+.3f} | {hand - alone:+.3f} |")
+                  f"| {lo - alone:+.3f} | {hand - alone:+.3f} | {bare:.3f} |")
     if args.json:
         Path(args.json).write_text(json.dumps(
-            {r[0]: {"loso": r[4], "hand": r[5], "alone": r[6]} for r in rows}), "utf-8")
+            {r[0]: {"loso": r[5], "hand": r[6], "alone": r[7]} for r in rows}), "utf-8")
     if args.write:
         m, X = fit(groups)
         trained = sorted({g["name"] if g["kind"] == "site" else g["kind"] for g in groups})

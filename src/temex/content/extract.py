@@ -240,6 +240,12 @@ def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
     page = extract_content(cand.doc, None, None, params, models=models, blocks=cand.blocks)
     keep = decision.keep(site_decision_rows(cand, rules, page))
     chosen = [b for b, k in enumerate(keep) if k]
+    if params.comments and params.decision_comments:
+        # the comments the page level kept stay (comments are content by the
+        # shared sites' convention, not by the news sets' gold: the page model,
+        # trained on both, tells which a page's thread is)
+        thread = comment_thread(cand.doc, cand.blocks, chosen, cand.boiler)
+        chosen = sorted(set(chosen) | (thread & set(page.chosen)))
     return chosen, page.region, {"scorer": "page", "site": "decision"}
 
 

@@ -144,6 +144,11 @@ class ContentParams:
     #: trained by ``bench/train_site_decision.py``) instead of ``site_page``'s
     #: hand-set choice; False (or no shipped model) gives that choice.
     site_decision: bool = True
+    #: After the learned decision, the blocks of the page's comment thread
+    #: (:func:`temex.content.records.comment_thread`) that the page level kept
+    #: are added back: the decision learned from sites of which few have
+    #: comments, and the page model tells a thread that is content.
+    decision_comments: bool = True
     #: Under a template mask, where the rules kept under half of the page's
     #: own text (neither template nor repeated), the page level's choice less
     #: that text is added (:func:`temex.content.extract.page_level_added`):

@@ -1,0 +1,78 @@
+"""Every page of a shared site, scored: the fixed sample and the two paths.
+
+A site's named key pages flatter an extractor (they were in view while it
+was written); the every-page figures score a fixed sample of every site's
+pages with gold instead: ``per_site`` pages drawn by ``random.Random(seed)``
+from the sorted HTML files whose content selector matches (every such page
+where a site has fewer). Two temex paths are scored on it, token F1 of the
+main text against the gold text (:func:`temex.evaluate.gold_text`):
+
+* **site level**, ``temex content SITE_DIR``: the site index of every HTML
+  file under the site's web root (:func:`temex.content.folder.index_folder`,
+  as the command builds it), then each page's content;
+* **page alone**, ``temex.extract(html, format="content")``: no other page.
+
+Their difference, the *lift*, is what the site evidence adds to the page
+(``bench/eval/every_page.py`` prints it beside the page-level peers).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..content.extract import ContentParams, extract_content
+from ..content.folder import index_folder
+from ..errors import ParseError
+from ..page.dom import parse
+from ..page.files import html_files, read_page
+from ..page.tokens import token_prf
+from . import NoGoldError, Site, gold_text, load_site
+
+__all__ = ["SiteSample", "site_sample", "site_scores"]
+
+
+@dataclass
+class SiteSample:
+    """A site, every HTML file under its web root, and the sampled pages
+    with their gold text."""
+
+    site: Site
+    files: list[Path]
+    pages: list[tuple[Path, str]]
+
+
+def site_sample(site_dir: str | Path, per_site: int = 40, seed: int = 0) -> SiteSample:
+    """The fixed sample of a shared site's pages with gold (module docstring)."""
+    site = load_site(site_dir)
+    files = html_files(site.root)
+    with_gold = []
+    for f in files:
+        try:
+            d = parse(read_page(f), url=str(f))
+            g = gold_text(d, site.content_selector, site.template_selector)
+        except (OSError, ParseError, NoGoldError):
+            continue
+        with_gold.append((f, g))
+    if len(with_gold) > per_site:
+        with_gold = sorted(random.Random(seed).sample(with_gold, per_site),
+                           key=lambda t: str(t[0]))
+    return SiteSample(site, files, with_gold)
+
+
+def site_scores(sample: SiteSample, params: ContentParams = ContentParams()
+                ) -> list[tuple[str, float, float]]:
+    """Per sampled page: its path under the web root, the site level's token
+    F1 and the page alone's."""
+    from ..api import extract
+
+    index, _, _ = index_folder(sample.files, sample.site.root)
+    out = []
+    for f, gold in sample.pages:
+        raw = read_page(f)
+        doc = parse(raw, url=str(f))
+        site = token_prf(extract_content(doc, index, None, params).text(), gold)[2]
+        alone = token_prf(extract(raw, url=str(f), format="content") or "", gold)[2]
+        out.append((f.relative_to(sample.site.root).as_posix(), site, alone))
+    return out
