@@ -171,7 +171,8 @@ def test_signatures_match_the_plain_definition_on_shared_pages(data_dir) -> None
         return path, text
 
     checked = 0
-    for f in sorted(data_dir.rglob("*.htm*"))[::4]:
+    # files only: a site may have a folder named like a page (``blog.html/``)
+    for f in sorted(f for f in data_dir.rglob("*.htm*") if f.is_file())[::4]:
         try:
             doc = parse(f.read_bytes())
         except ParseError:

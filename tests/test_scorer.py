@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import hashlib
 import json
 import math
@@ -163,6 +165,10 @@ def test_site_evidence_is_used() -> None:
     assert rules.chosen  # the rule-only path still works
 
 
+#: Folder mode's hand-set choice, which the learned decision replaced.
+HAND_SET = ContentParams(site_decision=False)
+
+
 @needs_data
 def test_site_level_is_the_page_level_less_repeated_text() -> None:
     """Folder mode on big9's cnn (ContentParams.site_page): the site level
@@ -175,9 +181,13 @@ def test_site_level_is_the_page_level_less_repeated_text() -> None:
     docs = [parse(f.read_bytes(), url=str(f)) for f in files]
     idx = SiteIndex(docs)
     gold = files[5].with_suffix(".txt").read_text(encoding="utf-8")
-    c = extract_content(docs[5], idx)
+    # the hand-set choice (the learned decision is the default:
+    # test_decision.py); the decision gives 0.989 here against the page
+    # alone's 0.997: big9 is where it loses (docs/journal, 2026-12-06)
+    c = extract_content(docs[5], idx, params=HAND_SET)
     page = extract_content(docs[5], None)
     assert c.stats == {"scorer": "page", "site": "repeated text removed"}
+    assert token_prf(extract_content(docs[5], idx).text(), gold)[2] >= 0.985
     assert page.blocks is not None
     dropped = set(page.chosen) - set(c.chosen)
     repeated = idx.counts(page.blocks, True)
@@ -208,7 +218,7 @@ def test_site_level_adds_the_rules_where_the_scorer_keeps_less() -> None:
     gold = gold_text(doc, site.content_selector, site.template_selector)
     c = extract_content(doc, idx, member=idx.member(doc))
     assert c.stats["scorer"] == "page" and token_prf(c.text(), gold)[2] > 0.95
-    forced = extract_content(doc, idx, params=ContentParams(site_page=100.0),
+    forced = extract_content(doc, idx, params=replace(HAND_SET, site_page=100.0),
                              member=idx.member(doc))
     assert forced.stats == {"scorer": "page", "site": "rules added"}
     assert forced.blocks is not None
