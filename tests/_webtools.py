@@ -254,3 +254,17 @@ def temex_serve(*args: str, env: dict[str, str] | None = None,
         p.wait(10)
         if p.stderr:
             p.stderr.close()
+
+
+def screenshot_dirs(tmp_path: Path) -> list[Path]:
+    """Where a browser test writes its screenshots: ``tmp_path``, and the
+    folder ``TEMEX_SCREENSHOTS`` names (relative to the repository) when set,
+    as the docs' screenshots are made."""
+    dirs = [tmp_path]
+    extra = os.environ.get("TEMEX_SCREENSHOTS")
+    if extra:
+        p = Path(extra)
+        dirs.append(p if p.is_absolute() else REPO / p)
+    for d in dirs:
+        d.mkdir(parents=True, exist_ok=True)
+    return dirs

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from _webtools import (
+    screenshot_dirs,
     HAVE_CHROMIUM,
     NO_CHROMIUM,
     REPO,
@@ -88,15 +88,6 @@ class _Logged:
         self.handler = functools.partial(Handler, directory=str(root))
 
 
-def _dirs(tmp_path: Path) -> list[Path]:
-    dirs = [tmp_path]
-    extra = os.environ.get("TEMEX_SCREENSHOTS")
-    if extra:
-        p = Path(extra)
-        dirs.append(p if p.is_absolute() else REPO / p)
-    for d in dirs:
-        d.mkdir(parents=True, exist_ok=True)
-    return dirs
 
 
 def _shot(page: Any, dirs: list[Path], name: str, **kw: Any) -> None:
@@ -186,7 +177,7 @@ def test_extension_marks_and_toggles_the_template(site: tuple[str, str, _Logged]
 
     base, key, _ = site
     url = base + key
-    dirs = _dirs(tmp_path)
+    dirs = screenshot_dirs(tmp_path)
     with sync_playwright() as p:
         ctx = _launch(p, tmp_path / "profile", extension)
         try:

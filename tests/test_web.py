@@ -19,6 +19,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from _webtools import (
+    screenshot_dirs,
     DEMO_WWW,
     HAVE_CHROMIUM,
     LOOPBACK,
@@ -119,15 +120,6 @@ def test_api_reports_a_site_that_fails(app_url, demo_site):
 
 # -- the page in Chromium ------------------------------------------------------------
 
-def _screens_dirs(tmp_path: Path) -> list[Path]:
-    dirs = [tmp_path]
-    extra = os.environ.get("TEMEX_SCREENSHOTS")
-    if extra:
-        p = Path(extra)
-        dirs.append(p if p.is_absolute() else REPO / p)
-    for d in dirs:
-        d.mkdir(parents=True, exist_ok=True)
-    return dirs
 
 
 def _shot(page, dirs: list[Path], name: str) -> None:
@@ -167,7 +159,7 @@ def _wait_view(page, view: str, highlight: int = 0):
 @needs_chromium
 def test_page_toggles_views_in_chromium(browser, app_url, demo_site, tmp_path):
     from playwright.sync_api import expect
-    dirs = _screens_dirs(tmp_path)
+    dirs = screenshot_dirs(tmp_path)
     ctx = browser.new_context(viewport={"width": 1280, "height": 820}, accept_downloads=True)
     page = ctx.new_page()
     errors: list[str] = []

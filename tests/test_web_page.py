@@ -7,7 +7,6 @@ Screenshots go to the test's tmp dir; ``TEMEX_SCREENSHOTS=docs/screenshots``
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from _webtools import HAVE_CHROMIUM, NO_CHROMIUM, REPO, temex_serve
+from _webtools import HAVE_CHROMIUM, NO_CHROMIUM, REPO, screenshot_dirs, temex_serve
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -49,15 +48,6 @@ def browser():  # type: ignore[no-untyped-def]
         b.close()
 
 
-def _dirs(tmp_path: Path) -> list[Path]:
-    dirs = [tmp_path]
-    extra = os.environ.get("TEMEX_SCREENSHOTS")
-    if extra:
-        p = Path(extra)
-        dirs.append(p if p.is_absolute() else REPO / p)
-    for d in dirs:
-        d.mkdir(parents=True, exist_ok=True)
-    return dirs
 
 
 def _shot(page, dirs: list[Path], name: str) -> None:  # type: ignore[no-untyped-def]
@@ -91,7 +81,7 @@ def test_start_page_says_what_and_offers_the_demo(browser, demo_app, tmp_path): 
         assert described and page.locator("#" + described).is_visible()
     expect(page.locator("#example-on")).to_be_visible()
     expect(page.locator("#example-off")).to_be_hidden()
-    _shot(page, _dirs(tmp_path), "start")
+    _shot(page, screenshot_dirs(tmp_path), "start")
     _run_example(page)
     expect(page.locator("#pages li")).not_to_have_count(0)
     assert errors == []
@@ -128,7 +118,7 @@ def test_content_view_shows_the_text_and_markdown(browser, demo_app, tmp_path): 
     assert "Home" not in text.inner_text().splitlines()  # the menu is template
     frame, box = page.locator("#viewer").bounding_box(), pane.bounding_box()
     assert frame and box and box["x"] >= frame["x"] + frame["width"] - 1  # beside the page
-    _shot(page, _dirs(tmp_path), "content-text")
+    _shot(page, screenshot_dirs(tmp_path), "content-text")
     page.click("#show-md")
     expect(text).to_contain_text("# Planting in autumn")
     page.click("#show-text")
@@ -159,7 +149,7 @@ def test_page_fits_a_phone(browser, demo_app, tmp_path):  # type: ignore[no-unty
         b = labels.nth(k).bounding_box()
         assert b and b["x"] >= graph["x"] - 1 and b["x"] + b["width"] <= graph["x"] + graph["width"] + 1, \
             labels.nth(k).inner_text()
-    _shot(page, _dirs(tmp_path), "phone")
+    _shot(page, screenshot_dirs(tmp_path), "phone")
     page.close()
 
 
