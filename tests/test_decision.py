@@ -118,3 +118,24 @@ def test_the_site_adds_to_the_page_on_every_site(site_dirs: list[Path]) -> None:
         lift = statistics.mean(s for _, s, _ in scores) - statistics.mean(a for _, _, a in scores)
         assert folder.name in LIFT_FLOORS, f"{folder.name}: measure its lift and give it a floor"
         assert lift >= LIFT_FLOORS[folder.name], (folder.name, lift)
+
+
+@needs_data
+def test_the_kernels_walk_of_the_decision_is_the_pure_one() -> None:
+    """The decision's trees walked in C (``Forest.raw_rows``) give the pure
+    walk's log-odds exactly, on every block of real folder-mode pages."""
+    from temex.content.extract import decision_inputs
+    from temex.page import kernel
+
+    k = kernel.get()
+    if k is None:
+        pytest.skip("compiled kernel not built: the pure path is the only one")
+    d = load_decision()
+    assert d is not None
+    for site_name, rel in (("pyconca2013-conference", "en/schedule/presentation/233/index.html"),
+                           ("codare-wordpress", "2007/05/03/python-singleton/index.html")):
+        index, doc, _ = _folder_page(site_name, rel)
+        got = decision_inputs(doc, index)
+        assert got is not None
+        rows = got[1]
+        assert d.forest.compiled(k).raw_rows(rows) == [d.forest.raw(r) for r in rows]

@@ -33,6 +33,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ..page import kernel
 from ..page.blocks import Blocks
 from ..page.dom import Document
 from ..page.names import comment_sections
@@ -91,25 +92,24 @@ def _inside(doc: Document, region: int, nodes: Sequence[int]) -> list[float]:
 
 
 def _near(values: Sequence[float], k: int = 2) -> list[float]:
+    """Per block, the mean of ``values`` over the ``k`` blocks on each side
+    (fewer at the page's ends), the block itself left out: one running sum."""
     n = len(values)
+    prefix = [0.0] * (n + 1)
+    for i, v in enumerate(values):
+        prefix[i + 1] = prefix[i] + v
     out = []
     for b in range(n):
         lo, hi = max(0, b - k), min(n, b + k + 1)
-        around = [values[i] for i in range(lo, hi) if i != b]
-        out.append(sum(around) / len(around) if around else 0.0)
+        m = hi - lo - 1
+        out.append((prefix[hi] - prefix[lo] - values[b]) / m if m else 0.0)
     return out
 
 
-def _landmarks(doc: Document) -> list[list[float]]:
-    """Per element, 1.0 inside each of :data:`_LANDMARKS` (one pass: a
-    subtree is a run of the preorder)."""
-    marks = [[0.0] * len(_LANDMARKS) for _ in range(len(doc))]
-    for i, tag in enumerate(doc.tag):
-        if tag in _LANDMARKS:
-            k = _LANDMARKS.index(tag)
-            for j in range(i, i + doc.size[i]):
-                marks[j][k] = 1.0
-    return marks
+def _landmarks(doc: Document, nodes: Sequence[int]) -> list[list[float]]:
+    """Per node of ``nodes``, 1.0 inside each of :data:`_LANDMARKS`."""
+    masks = [doc.inside_mask(tag) for tag in _LANDMARKS]
+    return [[1.0 if m[nd] else 0.0 for m in masks] for nd in nodes]
 
 
 def decision_rows(doc: Document, blocks: Blocks, *, page_probs: Sequence[float] | None,
@@ -142,16 +142,16 @@ def decision_rows(doc: Document, blocks: Blocks, *, page_probs: Sequence[float] 
     probs = page_probs if page_probs is not None else page_kept
     per_page.append(float(page_probs is None))
     head = set(rules["head"])
-    marks = _landmarks(doc)
-    comments = comment_sections(doc)
     node = blocks.node
+    marks = _landmarks(doc, node)
+    comments = comment_sections(doc)
     return [[probs[b], page_kept[b], in_page[b], share[b], math.log1p(df[b]),
              float(boiler[b]), float(specific[b]), rules_kept[b], in_rules[b],
              math.log1p(chars[b]), links[b] / chars[b] if chars[b] else 0.0,
              b / n, near_kept[b], near_share[b], near_rules[b], *per_page,
              float(rules["named"][b]), float(rules["records"][b]), float(rules["own"][b]),
              float(rules["ld_ok"][b]), float(rules["title"] == b), float(b in head),
-             float(doc.tag[node[b]] in _HEADINGS), *marks[node[b]], float(comments[node[b]])]
+             float(doc.tag[node[b]] in _HEADINGS), *marks[b], float(comments[node[b]])]
             for b in range(n)]
 
 
@@ -170,10 +170,14 @@ class SiteDecision:
         self.threshold: float = d["threshold"]
         self.trained_on: list[str] = list(d.get("trained_on", ()))
 
-    def keep(self, rows: Sequence[Sequence[float]]) -> list[bool]:
-        """Per row, whether the block is content."""
+    def keep(self, rows: list[list[float]]) -> list[bool]:
+        """Per row, whether the block is content (the walks in C when the
+        kernel runs: the same sums in the same order)."""
         z = math.log(self.threshold / (1.0 - self.threshold))
-        return [self.forest.raw(r) > z for r in rows]
+        k = kernel.get()
+        raws = (self.forest.compiled(k).raw_rows(rows) if k is not None
+                else [self.forest.raw(r) for r in rows])
+        return [r > z for r in raws]
 
 
 @lru_cache(maxsize=1)
