@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from _webtools import request, temex_serve, wait_job
-from test_web_page import _dirs, _run_example, _shot, browser, needs_chromium  # noqa: F401
+from _webtools import request, screenshot_dirs, temex_serve, wait_job
+from test_web_page import _run_example, _shot, browser, needs_chromium  # noqa: F401
 
 REFUSED = "Refused: 10.0.0.1 is not a public address; this server fetches public addresses only"
 
@@ -142,6 +142,6 @@ def test_the_content_text_fills_its_pane(browser, demo_app, tmp_path):  # type: 
     assert box["height"] > 600, box
     sizes = text.evaluate("e => [e.scrollHeight, e.clientHeight]")
     assert sizes[0] <= sizes[1] or text.evaluate("e => getComputedStyle(e).overflowY") == "auto"
-    _shot(page, _dirs(tmp_path) + ([Path(os.environ["TEMEX_SHOT_DIR"])]
+    _shot(page, screenshot_dirs(tmp_path) + ([Path(os.environ["TEMEX_SHOT_DIR"])]
                                    if os.environ.get("TEMEX_SHOT_DIR") else []), "content-text-900")
     page.close()
