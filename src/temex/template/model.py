@@ -47,7 +47,7 @@ class TemplateModel:
         The content region's root (``rules.region.content_region``), -1
         when none was placed.
     kind_template : list of bool
-        Two levels of template (issue 9): ``kind_template[i]`` is True for a
+        Two levels of template: ``kind_template[i]`` is True for a
         template element of the *page kind*, inside the content region
         (pagination, share bars, comment and review forms, breadcrumbs inside
         the main element: chrome that only pages of the key page's kind
