@@ -103,6 +103,21 @@ def _params(params: ContentParams | None, comments: bool) -> ContentParams:
     return params if comments else replace(params, comments=False)
 
 
+def _page_content(html: object, url: object, params: ContentParams | None, comments: bool,
+                  where: str) -> Content | None:
+    """The page-level content of one page for :func:`extract` and
+    :func:`bare_extraction`: their argument checks, then None (logged) for no
+    page or no usable HTML."""
+    _check_url(url, where)
+    if not _check_html(html, "html", where):
+        return None
+    assert isinstance(html, (bytes, bytearray, str)) and (url is None or isinstance(url, str))
+    doc = _parse_or_none(html, url, where)
+    if doc is None:
+        return None
+    return extract_content(doc, params=_params(params, comments))
+
+
 def extract(html: bytes | str | None, url: str | None = None, format: str = "markdown", *,
             front_matter: bool = False, params: ContentParams | None = None,
             comments: bool = True, output_format: str | None = None,
@@ -152,14 +167,8 @@ def extract(html: bytes | str | None, url: str | None = None, format: str = "mar
     """
     fmt, front_matter, comments = _settings(format, output_format, front_matter, with_metadata,
                                             comments, include_comments)
-    _check_url(url, "extract")
-    if not _check_html(html, "html", "extract"):
-        return None
-    assert html is not None
-    doc = _parse_or_none(html, url, "extract")
-    if doc is None:
-        return None
-    return _output(extract_content(doc, params=_params(params, comments)), fmt, front_matter)
+    content = _page_content(html, url, params, comments, "extract")
+    return None if content is None else _output(content, fmt, front_matter)
 
 
 def bare_extraction(html: bytes | str | None, url: str | None = None, *,
@@ -175,14 +184,9 @@ def bare_extraction(html: bytes | str | None, url: str | None = None, *,
     from .content.metadata import trafilatura_fields
 
     _, _, comments = _settings("content", None, False, None, comments, include_comments)
-    _check_url(url, "bare_extraction")
-    if not _check_html(html, "html", "bare_extraction"):
+    content = _page_content(html, url, params, comments, "bare_extraction")
+    if content is None:
         return None
-    assert html is not None
-    doc = _parse_or_none(html, url, "bare_extraction")
-    if doc is None:
-        return None
-    content = extract_content(doc, params=_params(params, comments))
     text = content.text()
     return {**trafilatura_fields(content.metadata(), url or "", text), "url": url,
             "text": text, "markdown": content.markdown()}
