@@ -15,6 +15,11 @@ the gold text (bag of words, :func:`temex.page.tokens.token_prf`):
     ``temex.extract(html, format="content")``: the page alone, no other page.
 ``lift``
     ``site`` minus ``page``: what the site evidence adds to the page.
+``pages dir`` (with ``--pages-dir``)
+    ``temex extract PAGE --pages-dir ROOT -f content``: the key-page path,
+    a template fitted on the pages the offline pool rule chooses from the
+    site's web root, the main content under its mask (slow: the pool reads
+    the folder for every page).
 ``trafilatura``, ``resiliparse``, ``readability``
     the page-level peers on the same pages (the ``bench`` extra; a missing
     one is left out and said). Their outputs are cached in ``--cache``
@@ -38,7 +43,7 @@ from pathlib import Path
 
 import temex
 from bench.common import DATA_HELP, REPO, data_dir
-from temex.evaluate.pages import site_sample, site_scores
+from temex.evaluate.pages import pages_dir_scores, site_sample, site_scores
 from temex.page.files import read_page
 from temex.page.tokens import token_prf
 
@@ -80,10 +85,14 @@ def peer_extractors() -> dict[str, object]:
 
 
 def score_site(site_dir: Path, per_site: int, seed: int, peers: dict[str, object],
-               cache: dict[str, dict[str, str]]) -> dict[str, object]:
+               cache: dict[str, dict[str, str]], with_pages_dir: bool = False
+               ) -> dict[str, object]:
     sample = site_sample(site_dir, per_site, seed)
     rows: list[dict[str, object]] = [{"page": rel, "site": s, "page_alone": a}
                                      for rel, s, a in site_scores(sample)]
+    if with_pages_dir:
+        for row, f1 in zip(rows, pages_dir_scores(sample)):
+            row["pages_dir"] = f1
     for row, (f, gold) in zip(rows, sample.pages):
         key = f"{sample.site.name}/{row['page']}"
         got = cache.setdefault(key, {})
@@ -106,16 +115,18 @@ def mean(rows: list[dict[str, object]], col: str) -> float:
 
 def table(results: list[dict[str, object]], peers: list[str]) -> str:
     per = []
+    key_mode = any("pages_dir" in row for r in results for row in r["pages"])  # type: ignore[attr-defined]
+    extra = ["pages_dir"] if key_mode else []
     for r in results:
         rows = r["pages"]  # type: ignore[assignment]
-        s = {c: mean(rows, c) for c in ["site", "page_alone", *peers]}  # type: ignore[arg-type]
+        s = {c: mean(rows, c) for c in ["site", "page_alone", *extra, *peers]}  # type: ignore[arg-type]
         s["lift"] = s["site"] - s["page_alone"]
         s["best peer"] = max((s[p] for p in peers), default=float("nan"))
         per.append((r["site"], len(rows), s))  # type: ignore[arg-type]
     per.sort(key=lambda t: t[2]["lift"])
-    cols = ["site", "page_alone", "lift", *peers, "best peer"]
-    head = "| site | pages | site level | page alone | lift | " + " | ".join(peers) + \
-        " | site − best peer |"
+    cols = ["site", "page_alone", "lift", *extra, *peers, "best peer"]
+    head = "| site | pages | site level | page alone | lift | " + \
+        ("pages dir | " if key_mode else "") + " | ".join(peers) + " | site − best peer |"
     out = [head, "|---|---:|" + "---:|" * (len(cols))]
     for name, n, s in per:
         out.append(f"| {name} | {n} | " + " | ".join(
@@ -143,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="temex's two paths only")
     ap.add_argument("--cache", default=str(REPO / "bench" / ".cache" / "every_page_peers.json"))
     ap.add_argument("--json", help="write every page's scores here")
+    ap.add_argument("--pages-dir", action="store_true",
+                    help="also score `temex extract PAGE --pages-dir ROOT` (slow)")
     args = ap.parse_args(argv)
     data = data_dir(args.data)
     dirs = sorted(p for p in (data / "sites").iterdir() if (p / "site.json").is_file())
@@ -156,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     t0 = time.perf_counter()
     for d in dirs:
-        results.append(score_site(d, args.per_site, args.seed, peers, cache))
+        results.append(score_site(d, args.per_site, args.seed, peers, cache,
+                                  args.pages_dir))
         print(f"  {d.name}: {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
     if peers:
         cache_file.parent.mkdir(parents=True, exist_ok=True)

@@ -30,7 +30,7 @@ from ..page.files import html_files, read_page
 from ..page.tokens import token_prf
 from . import NoGoldError, Site, gold_text, load_site
 
-__all__ = ["SiteSample", "site_sample", "site_scores"]
+__all__ = ["SiteSample", "pages_dir_scores", "site_sample", "site_scores"]
 
 
 @dataclass
@@ -74,3 +74,25 @@ def site_scores(sample: SiteSample, params: ContentParams = ContentParams()
         alone = token_prf(extract_content(doc, params=params).text(), gold)[2]
         out.append((f.relative_to(sample.site.root).as_posix(), site, alone))
     return out
+
+
+def pages_dir_scores(sample: SiteSample, params: ContentParams = ContentParams()
+                     ) -> list[float]:
+    """Per sampled page, the token F1 of ``temex extract PAGE --pages-dir
+    ROOT -f content``: the template fitted on the pages the offline pool rule
+    (:mod:`temex.site.pool`) chooses from the site's web root, and the main
+    content under its mask. A page that fails scores 0."""
+    from ..api import extract_files
+    from ..content.render import render
+    from ..errors import TemexError
+
+    out = []
+    for f, gold in sample.pages:
+        try:
+            model = extract_files(f, pages_dir=sample.site.root)
+            text = render(model, "content", params)
+        except TemexError:
+            text = ""
+        out.append(token_prf(text, gold)[2])
+    return out
+
