@@ -269,7 +269,7 @@ def variants_last(items: Iterable[_T], key_url: str, url: Callable[[_T], str],
     are yielded as they come, the variants after the last one. O(L) through
     :func:`variant_keys`.
 
-    The rule of live exploration (``temex.site.explore.variants_last``) and
+    The rule of live exploration (``temex.site.link_order.variants_last``) and
     of the offline pool (``temex.site.pool.candidate_order``)."""
     seen: dict[tuple[str, ...], str] = {}
     for kk in variant_keys(key_url):
