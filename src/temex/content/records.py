@@ -131,8 +131,9 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
 
     Records: at least :data:`~temex.page.rows.RECORD_MIN` siblings with the
     same tag and classes (the classes most of the tag's siblings share:
-    :func:`temex.page.rows.row_groups`), each holding at least 2 blocks, or each one block with a link (a listing's one-line
-    row: a date and a linked title; category pages of a blog lost
+    :func:`temex.page.rows.row_groups`), each holding at least 2 blocks, or
+    each one block with a link (a listing's one-line row: a date and a
+    linked title; category pages of a blog lost
     every row) where that list alone holds ``share`` of the page-specific
     text, none holding more than half of the list's text (so
     that a page's header / main / footer wrappers are no list), with one

@@ -14,8 +14,8 @@ site's menus and listings show its pages' titles, so that heading "repeats"
 on other pages).
 
 Source: the detector's head zone (:func:`temex.template.rules.head_zone.head_zone`)
-applied per page to text blocks (:func:`head_zone_blocks`); the title rule and the zone rules are ours
-(docs/CONTENT.md;
+applied per page to text blocks (:func:`head_zone_blocks`); the title rule
+and the zone rules are ours (docs/CONTENT.md;
 docs/journal/2026-11-23-batch-content-of-unseen-pages-the-title.md). Cost:
 O(blocks) for the title, O(region end) for the zones.
 """

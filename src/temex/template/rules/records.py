@@ -56,8 +56,8 @@ def record_groups(doc: Document, parent: int) -> list[list[int]]:
     detectors see elements, not text blocks), unlike the content stage's
     :func:`temex.page.rows.row_groups` and
     :func:`temex.content.records.record_lists` (children with 2 blocks or
-    more, exact classes); the grouping step is theirs
-    (:func:`temex.page.rows.sibling_groups`)."""
+    more, exact classes); all three group with
+    :func:`temex.page.rows.sibling_groups`."""
     return sibling_groups(doc.children[parent], lambda c: record_signature(doc, c))
 
 

@@ -48,16 +48,18 @@ def title_nodes(doc: Document, template: Sequence[bool],
     an ``<h1>``, or a heading (:data:`TITLE_HEADINGS`) whose text (at least
     :data:`TITLE_PART_MIN_CHARS` characters, normalised) is part of the
     page's title as the head states it
-    (:func:`~temex.page.titles.head_titles`): product pages and many CMS themes put the page's title in an ``<h2>`` and keep ``<h1>``
-    for the logo or a breadcrumb. The heading must not be template under
+    (:func:`~temex.page.titles.head_titles`): product pages and many CMS
+    themes put the page's title in an ``<h2>`` and keep ``<h1>`` for the
+    logo or a breadcrumb. The heading must not be template under
     ``template``, or, with ``seen`` (the own texts of the compared pages),
     its text must be the page's own (at least half of its characters in
     texts that no compared page has): an icon repeated inside the title
     heading makes the vote map it, its text still names this page.
 
     With ``site_titles`` (the compared pages'
-    :func:`~temex.page.titles.head_titles`), a heading that names the site rather than the page is none: its text is
-    part of the title of most compared pages (a blog's name in an ``<h1>``
+    :func:`~temex.page.titles.head_titles`), a heading that names the site
+    rather than the page is none: its text is part of the title of most
+    compared pages (a blog's name in an ``<h1>``
     on its home page, the logo heading of a theme). The site's own name is
     what every page's ``<title>`` shares beside the page's own name; a
     page's name is its own (:func:`_names_site`).
