@@ -1,5 +1,5 @@
 """The depth scan of temex before its fast path, kept as
-the reference :func:`temex.page.dom.cap_depth` must match output for output
+the reference :func:`temex.page.caps.cap_depth` must match output for output
 (tests/test_dom.py): a lazy tag regex, and the window search run for the end
 tags of uncounted elements too."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from temex.page.dom import _NOT_COUNTED, _RAW_TEXT
+from temex.page.caps import _NOT_COUNTED, _RAW_TEXT
 
 _TOKEN = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^>]*?(/?)>|<!--|<[!?]")
 _RAW_END: dict[str, re.Pattern[str]] = {}

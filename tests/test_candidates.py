@@ -246,7 +246,7 @@ def test_survey_matches_the_built_document() -> None:
     from temex.errors import ParseError
     from temex.page.dom import build_document, lexbor_parse
     from temex.page.files import unusable
-    from temex.site.duplicates import shingles, word_shingles
+    from temex.site.duplicates import page_shingles, word_shingles
     from temex.site.pool import _survey, vocabulary
 
     pages: list[bytes | str] = list(_ODD_PAGES)
@@ -261,7 +261,7 @@ def test_survey_matches_the_built_document() -> None:
         vocab, words, reason = _survey(parser, "")
         doc = build_document(parser, "", enc)
         assert vocab == vocabulary(doc)
-        assert word_shingles(words) == shingles(doc)
+        assert word_shingles(words) == page_shingles(doc)
         assert reason == unusable(doc)
         checked += 1
     assert checked >= len(_ODD_PAGES) - 1

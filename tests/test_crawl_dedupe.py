@@ -9,7 +9,8 @@ import random
 import pytest
 from conftest import DATA
 
-from temex.crawler.dedupe import find_duplicates, resemblance, shingles
+from temex.crawler.dedupe import find_duplicates, text_shingles
+from temex.site.duplicates import jaccard
 from temex.page.dom import parse
 
 
@@ -28,13 +29,13 @@ def _site_texts(name: str, n: int) -> list[str]:
 
 
 def test_resemblance_of_shingle_sets() -> None:
-    a = shingles("the cat sat on the mat")
+    a = text_shingles("the cat sat on the mat")
     assert a == {"the cat sat", "cat sat on", "sat on the", "on the mat"}
-    assert shingles("Two words") == {"two words"} and shingles("") == frozenset()
+    assert text_shingles("Two words") == {"two words"} and text_shingles("") == frozenset()
     # repeated sentences count as often as they occur
-    assert shingles("a b c a b c") == {"a b c", "b c a", "c a b", "a b c#2"}
-    assert resemblance(a, a) == 1.0
-    assert resemblance(a, shingles("the cat sat on the hat")) == pytest.approx(3 / 5)
+    assert text_shingles("a b c a b c") == {"a b c", "b c a", "c a b", "a b c#2"}
+    assert jaccard(a, a) == 1.0
+    assert jaccard(a, text_shingles("the cat sat on the hat")) == pytest.approx(3 / 5)
 
 
 def test_only_content_proves_a_duplicate() -> None:
@@ -79,13 +80,13 @@ def test_candidates_miss_no_pair_that_brute_force_finds(threshold: float) -> Non
             texts.append(" ".join(w))
     rng.shuffle(texts)
     found = find_duplicates(texts, [None] * len(texts), threshold)
-    sets = [shingles(t) for t in texts]
+    sets = [text_shingles(t) for t in texts]
     written: list[int] = []
     want: dict[int, int] = {}
     for k in range(len(texts)):
         best = None
         for j in written:
-            r = resemblance(sets[k], sets[j])
+            r = jaccard(sets[k], sets[j])
             if texts[j] == texts[k]:
                 best = (2.0, j)
                 break

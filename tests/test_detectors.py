@@ -398,12 +398,13 @@ def test_a_product_title_in_an_h2_named_by_the_title_widens_the_region() -> None
     # and "add to cart" form lie between the title and the description. The
     # <title> names the <h2>, so the region takes the product box, and the
     # price and the options between title and text are content.
-    from temex.template.rules.title import page_title, title_nodes
+    from temex.page.titles import head_titles
+    from temex.template.rules.title import title_nodes
     m, gold = _shared_page("americanpillowcase-shop", "mattress-protector")
     k = m.key
     h2 = next(i for i in k.in_body() if "product-single__title" in k.classes[i])
     assert k.tag[h2] == "h2" and m.votes[h2] == 0
-    assert norm_key_in(k, h2, page_title(k))
+    assert norm_key_in(k, h2, head_titles(k))
     assert h2 in title_nodes(k, m.template)
     assert k.is_ancestor(m.region, h2)
     form = next(i for i in k.in_body() if "product-form" in k.classes[i])

@@ -4,7 +4,7 @@ test and URL normalisation."""
 from __future__ import annotations
 
 from temex import parse
-from temex.site.duplicates import distinct_pages, is_copy, same_page_url, shingles
+from temex.site.duplicates import distinct_pages, is_copy, page_shingles, same_page_url
 
 MENU = "<ul>" + "".join(f"<li><a href='/{w}'>{w} section of the site</a></li>"
                         for w in ("news", "about", "shop", "contact")) + "</ul>"
@@ -27,7 +27,7 @@ def test_copies_of_the_key_page_and_of_each_other_are_dropped() -> None:
     kept = distinct_pages(key, [copy, others[0], others[1], others[1], others[2]])
     assert copy not in kept
     assert kept == [others[0], others[1], others[2]]  # the second others[1] is a copy too
-    assert shingles(key) and shingles(key) is shingles(key)  # cached
+    assert page_shingles(key) and page_shingles(key) is page_shingles(key)  # cached
 
 
 def test_live_copy_test() -> None:

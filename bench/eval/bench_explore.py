@@ -88,7 +88,7 @@ def run_synthetic(orders: list[str], ns: list[int], max_loads: int) -> None:
 #: folder first (``kind_first``), variant URLs last (``variants``), the
 #: near-duplicate threshold (``duplicate``), second-hop links of the key
 #: page's kind for leaf key pages (``second_hop``: 0 off, None for the
-#: default limit 2n + 2, :class:`temex.site.explore.SecondHop`), links to the
+#: default limit 2n + 2, :class:`temex.site.second_hop.SecondHop`), links to the
 #: key page's URL ancestors last (``ancestors``, round 2).
 EXPLORE_GRID = [dict(max_loads=ml, kind_first=kf, variants=True, duplicate=dup, second_hop=sh,
                      ancestors=an)

@@ -6,6 +6,11 @@ without a second checkout of the whole tree (docs/EVALUATION.md):
 
     git show main:src/temex/page/dom.py > /tmp/dom_before.py
     .venv/bin/python -m bench.perf.parse_vs /tmp/dom_before.py [DATA]
+
+Since ``page/dom.py`` was split (the Document, decoding, caps and the
+builder in modules of their own), the other ``dom.py`` imports those parts
+from this tree: only a change to ``dom.py`` itself is compared; for a
+change to the parts, compare whole trees (``bench_speed.py`` in each).
 """
 
 from __future__ import annotations

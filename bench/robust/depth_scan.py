@@ -3,7 +3,7 @@ pages it scans, whether it changes any, and what it costs next to ``parse``
 (docs/ROBUSTNESS.md, *Per-page caps*). "Possible" pages have more ``<`` than
 ``</`` by over the cap (the scan ran on all of them before the counted-tag
 bound); "not proven shallow" pages are those whose counted-tag bound
-(:func:`~temex.page.dom.counted_bound`) still exceeds the cap (the scan ran on
+(:func:`~temex.page.caps.counted_bound`) still exceeds the cap (the scan ran on
 all of them before parse-first); of those, the pages parsed first have their
 tree checked (``_deeper_than``) and are scanned only when it is too deep.
 CPU seconds.
@@ -21,7 +21,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from bench.common import data_dir
 from temex.errors import TemexError
-from temex.page.dom import (
+from temex.page.caps import (
     DEFAULT_MAX_ELEMENTS,
     MAX_DEPTH,
     _deeper_than,
@@ -29,9 +29,8 @@ from temex.page.dom import (
     _parse_first,
     cap_depth,
     counted_bound,
-    decode_html,
-    parse,
 )
+from temex.page.dom import decode_html, parse
 
 
 def main() -> int:

@@ -6,7 +6,7 @@ Per shared site: the crawl of :mod:`crawl_check` with ``dedupe=False`` (every
 page written, its main text kept). For every pair of pages (earlier, later in
 crawl order) the Jaccard resemblance of their word 3-shingle multisets (Broder
 1997, "On the resemblance and containment of documents", section 2), as
-:func:`temex.crawler.dedupe.resemblance` computes it. Recording the later page
+:func:`temex.site.duplicates.jaccard` computes it. Recording the later page
 as a duplicate of the earlier one means a reader gets the earlier page's text
 for it; the *loss* of that is the share of the later page's gold tokens its
 own text had and the earlier page's text has not (token recall, own minus
@@ -33,10 +33,11 @@ from urllib.parse import urlsplit
 
 from bench.common import data_dir
 from temex.crawler import CrawlOptions, run_crawl
-from temex.crawler.dedupe import shingles
+from temex.crawler.dedupe import text_shingles
 from temex.evaluate import load_site
 from temex.evaluate.crawl_check import page_file, page_gold
 from temex.page.tokens import token_prf
+from temex.site.duplicates import jaccard
 from temex.site.sources.localserve import serve_folder
 
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.0)
@@ -54,7 +55,7 @@ def site_pairs(folder: Path) -> tuple[str, int, list[tuple[int, int, float, floa
                                             guard_allow=(base.split("/")[2],)),
                                progress=False)
     pages: list[Any] = [r for r in results if not r.error and r.text]
-    sets = [shingles(r.text) for r in pages]
+    sets = [text_shingles(r.text) for r in pages]
     golds: dict[int, str | None] = {}
 
     def gold(k: int) -> str | None:
@@ -70,7 +71,7 @@ def site_pairs(folder: Path) -> tuple[str, int, list[tuple[int, int, float, floa
             small, large = sorted((len(a), len(b)))
             if not large or small / large < 0.5:  # resemblance ≤ small / large
                 continue
-            res = len(a & b) / len(a | b)
+            res = jaccard(a, b)
             if res < 0.5:
                 continue
             g = gold(j)

@@ -256,7 +256,7 @@ def load_key_file(path: str | Path) -> Document:
 def follow_key_stubs(key: Document, key_path: Path, root: Path | None
                      ) -> tuple[Document, Path, list[str]]:
     """A key file that is a meta-refresh redirect stub, followed as
-    exploration follows one (:func:`temex.site.explore.load_key`): to the
+    exploration follows one (:func:`temex.site.loading.load_key`): to the
     file its relative target names (a folder's ``index.html``), inside
     ``root`` (the pages folder; else the key file's folder), at most
     :data:`~temex.page.files.MAX_REFRESH_HOPS` stubs, never one twice. Returns the page, its

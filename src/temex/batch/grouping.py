@@ -26,7 +26,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..page.dom import Document
-from ..site.pool import jaccard, similarity, vocabulary
+from ..site.duplicates import jaccard
+from ..site.pool import similarity, vocabulary
 from .readers import Entry
 
 __all__ = ["site_of_url", "site_of_entry", "group_by_site", "cluster", "cluster_vocabularies",

@@ -29,7 +29,7 @@ from itertools import pairwise
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import Document
 from ..page.names import COMMENT_MEMO, comment_named, comment_sections, name_flags
-from ..page.rows import holds_link, row_groups
+from ..page.rows import RECORD_MIN, holds_link, row_groups, sibling_groups
 
 
 __all__ = ["RecordLists", "alike", "anchor_element", "comment_blocks", "comment_sections",
@@ -129,10 +129,11 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     gold convention of the evaluation data: posts of a topic, rows of a listing,
     products of a category are the page's content).
 
-    Records: at least 3 siblings with the same tag and classes (the classes
-    most of the tag's siblings share: :func:`temex.page.rows.row_groups`), each holding
-    at least 2 blocks, or each one block with a link (a listing's one-line
-    row: a date and a linked title; category pages of a blog lost
+    Records: at least :data:`~temex.page.rows.RECORD_MIN` siblings with the
+    same tag and classes (the classes most of the tag's siblings share:
+    :func:`temex.page.rows.row_groups`), each holding at least 2 blocks, or
+    each one block with a link (a listing's one-line row: a date and a
+    linked title; category pages of a blog lost
     every row) where that list alone holds ``share`` of the page-specific
     text, none holding more than half of the list's text (so
     that a page's header / main / footer wrappers are no list), with one
@@ -165,7 +166,7 @@ def own_records(doc: Document, blocks: Blocks, specific: Sequence[bool], anchor:
     listed: float = 0        # page-specific characters of the other lists
     for p in range(body, end):
         # three rows hold three blocks at least (row_groups would find none)
-        if (inside[p] or nb[p] < 3 or len(doc.children[p]) < 3
+        if (inside[p] or nb[p] < RECORD_MIN or len(doc.children[p]) < RECORD_MIN
                 or (named is not None and named[p])):
             continue
         for single, members in row_groups(doc, p, nb, linked, shared_classes=True):
@@ -242,7 +243,7 @@ class RecordLists:
     record_of: list[int]
 
 
-def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordLists:
+def record_lists(doc: Document, blocks: Blocks, min_records: int = RECORD_MIN) -> RecordLists:
     """Lists of records of a page, without site evidence: groups of at least
     ``min_records`` sibling elements with the same tag and classes, each
     holding at least 2 blocks (a record has fields: title and text, author
@@ -252,7 +253,12 @@ def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordL
     listing, the sections of a landing page) or not (related stories,
     comments under an article) is for the scorer to learn from the list's
     features (:mod:`temex.content.features`). O(n) plus :func:`alike` on
-    the candidate groups."""
+    the candidate groups.
+
+    The same groups as :func:`temex.page.rows.row_groups` without its
+    one-line linked rows and shared classes, found by the same step
+    (:func:`temex.page.rows.sibling_groups`); unlike :func:`own_records`
+    nothing here asks whether the text is the page's own."""
     n = len(doc)
     list_of, record_of = [-1] * n, [-1] * n
     members: list[list[int]] = []
@@ -270,12 +276,9 @@ def record_lists(doc: Document, blocks: Blocks, min_records: int = 3) -> RecordL
             continue
         kids = children[p]
         if len(kids) >= min_records:
-            groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-            for c in kids:
-                if nb[c] >= 2:
-                    groups.setdefault((tag[c], classes[c]), []).append(c)
-            for group in groups.values():
-                if len(group) < min_records or not alike(doc, group):
+            for group in sibling_groups([c for c in kids if nb[c] >= 2],
+                                        lambda c: (tag[c], classes[c]), min_records):
+                if not alike(doc, group):
                     continue
                 k = len(members)
                 members.append(group)

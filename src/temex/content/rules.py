@@ -40,7 +40,7 @@ from .records import (
     teaser_records,
 )
 from .region import rules_region
-from .title import head_zone, title_before, title_zone
+from .title import head_zone_blocks, title_before, title_zone
 
 __all__ = ["link_density_ok", "named_subtrees", "navigation_blocks",
            "region_gaps", "rule_signals"]
@@ -168,7 +168,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     ``named`` (inside a negatively named subtree), ``records`` (inside a
     teaser record), ``own`` (inside one of the page's own records),
     ``chosen_mask``; the ``region`` element, the ``title`` block (-1), the
-    ``head`` blocks between title and region (:func:`~.title.head_zone`) and the
+    ``head`` blocks between title and region (:func:`~.title.head_zone_blocks`) and the
     ``chosen`` blocks. ``boiler[b]`` is the site-level verdict for block
     ``b``; ``template[b]`` (given only with site evidence) its template
     verdict, which turns the own-records rule on. ``masked`` (a template
@@ -241,7 +241,7 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     if params.title and chosen:
         title = title_before(doc, blocks, good, region)
         if title >= 0:
-            head = (head_zone(doc, blocks, good, title, region)
+            head = (head_zone_blocks(doc, blocks, good, title, region)
                     if template is not None and not masked else [])
             chosen[:0] = [title, *head]
             out["title"] = title

@@ -14,8 +14,8 @@ site's menus and listings show its pages' titles, so that heading "repeats"
 on other pages).
 
 Source: the detector's head zone (:func:`temex.template.rules.head_zone.head_zone`)
-applied per page; the title rule and the zone rules are ours
-(docs/CONTENT.md;
+applied per page to text blocks (:func:`head_zone_blocks`); the title rule
+and the zone rules are ours (docs/CONTENT.md;
 docs/journal/2026-11-23-batch-content-of-unseen-pages-the-title.md). Cost:
 O(blocks) for the title, O(region end) for the zones.
 """
@@ -27,12 +27,11 @@ from collections.abc import Sequence
 
 from ..page.blocks import Blocks, norm_key
 from ..page.dom import Document
+from ..page.titles import TITLE_HEADINGS, page_title_text
 
-__all__ = ["head_zone", "names_page", "own_title_block", "own_title_blocks", "page_title_text",
-           "title_before", "title_heading", "title_zone"]
+__all__ = ["head_zone_blocks", "names_page", "own_title_block", "own_title_blocks",
+           "page_title_text", "title_before", "title_heading", "title_zone"]
 
-#: Headings that may name the page (:func:`title_heading`).
-TITLE_HEADINGS = frozenset({"h1", "h2", "h3"})
 #: The fewest characters of a heading's normalised text for it to name the
 #: page (:func:`title_heading`, :func:`names_page`): shorter ones, "Home",
 #: "News", are part of many titles by chance. Not the template rules'
@@ -45,14 +44,6 @@ NAMING_HEADING_MIN_CHARS = 8
 #: heading by chance.
 TITLE_PREFIX_CHARS = 24
 _TITLE_SEPARATORS = re.compile(r"\s+[|–—·:»-]\s+")
-
-
-def page_title_text(doc: Document) -> str:
-    """The text of the page's ``<title>`` (the first before ``<body>``), or ""."""
-    for i in range(max(doc.body, 0)):
-        if doc.tag[i] == "title":
-            return doc.text[i] or ""
-    return ""
 
 
 def names_page(key: str, title: str) -> bool:
@@ -117,7 +108,14 @@ def title_heading(doc: Document, blocks: Blocks, title: str | None = None) -> in
     name in an ``h1`` and the post's title in an ``h2`` or ``h3``, and the
     ``<title>`` holds both ("Seth's Blog: Post title"); the longer names the
     page. ``title``: the page's normalised ``<title>`` when the caller has
-    it. O(blocks)."""
+    it. O(blocks).
+
+    The content stage's title finder: one text block, found by the
+    ``<title>`` alone (no template mask, no compared page). The detectors'
+    (:func:`temex.template.rules.title.title_nodes`) lists elements, every
+    ``<h1>`` the vote leaves among them, and asks the compared pages which
+    heading names the site (:mod:`temex.page.titles` says how the two read
+    the head)."""
     title = _page_title(doc) if title is None else title
     if not title:
         return -1
@@ -131,17 +129,25 @@ def title_heading(doc: Document, blocks: Blocks, title: str | None = None) -> in
     return best
 
 
-def head_zone(doc: Document, blocks: Blocks, good: list[bool], title: int,
-               region: int) -> list[int]:
+def head_zone_blocks(doc: Document, blocks: Blocks, good: list[bool], title: int,
+                     region: int) -> list[int]:
     """The kept blocks between the page's title heading and the region: the
     product's price, options and stock lines, a byline, a "Maintainer:"
     line. The region is the heaviest run of text, which on a product or wiki
     page starts at the description, below them. Folder mode only (the site's
     repeated text, no template mask; with a mask :func:`title_zone` does
     this), where the repeated text has already taken the chrome between the
-    two (share bars, breadcrumbs) out of ``good``: the detector's head zone
-    (``template.rules.head_zone.head_zone``) for the main text. Measured in
-    docs/journal/2026-11-23-content-what-temex-extract-f-content-prints.md."""
+    two (share bars, breadcrumbs) out of ``good``. Measured in
+    docs/journal/2026-11-23-content-what-temex-extract-f-content-prints.md.
+
+    The detectors' head zone
+    (:func:`temex.template.rules.head_zone.head_zone`) for the main text, on
+    other inputs: text blocks and the site's repeated text instead of the
+    vote's element mask, so its zone ends at this region's first element
+    (not at the heaviest content root after the title) and needs none of the
+    detectors' exceptions (link-heavy widgets, query forms, series and shared
+    navigation stay template there): repeated text left them out of
+    ``good``. O(blocks)."""
     node = blocks.node
     t_node = node[title]
     t_end = t_node + doc.size[t_node]

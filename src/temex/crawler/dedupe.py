@@ -6,9 +6,10 @@ stated in the index:
 - ``same text``: its main text is the earlier page's, character for
   character (``same canonical URL and same text`` when both pages also
   declare the same ``<link rel=canonical>``);
-- ``near-same text``: the resemblance (Jaccard coefficient) of the two texts'
-  word 3-shingles reaches ``threshold`` (Broder 1997, "On the resemblance and
-  containment of documents", section 2; a shingle repeated in a text counts
+- ``near-same text``: the resemblance (Jaccard coefficient,
+  :func:`temex.site.duplicates.jaccard`) of the two texts' word 3-shingles
+  (:func:`text_shingles`) reaches ``threshold`` (Broder 1997, "On the
+  resemblance and containment of documents", section 2; a shingle repeated in a text counts
   as often as it occurs, so the coefficient is that of the multisets). The
   resemblance bounds what the reader loses: the shingles of the page not in
   its twin's text are at most ``1 - threshold`` of the two pages' shingles
@@ -40,16 +41,25 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["DuplicateProof", "find_duplicates", "resemblance", "shingles"]
+from ..site.duplicates import jaccard
+
+__all__ = ["DuplicateProof", "find_duplicates", "text_shingles"]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def shingles(text: str, k: int = 3) -> frozenset[str]:
+def text_shingles(text: str, k: int = 3) -> frozenset[str]:
     """The ``k``-word shingles of ``text`` (lower-cased words; a text of
     fewer than ``k`` words is one shingle), a repeated shingle numbered by
     its occurrence (``"a b c"``, ``"a b c#2"``): the multiset as a set, so
-    that a text repeating a sentence is not made smaller than it is."""
+    that a text repeating a sentence is not made smaller than it is.
+
+    Not the candidate pages' near-duplicate shingles
+    (:func:`temex.site.duplicates.page_shingles`: hashed 4-word shingles of
+    the whole body, a set, compared by containment once the template's
+    shingles are set aside; that module's docstring compares the two
+    schemes): strings, so that the proof and the prefix order are the same
+    in every run."""
     words = _WORD.findall(text.lower())
     if len(words) <= k:
         return frozenset([" ".join(words)]) if words else frozenset()
@@ -60,14 +70,6 @@ def shingles(text: str, k: int = 3) -> frozenset[str]:
         seen[g] += 1
         out.append(g if seen[g] == 1 else f"{g}#{seen[g]}")
     return frozenset(out)
-
-
-def resemblance(a: frozenset[str], b: frozenset[str]) -> float:
-    """Jaccard coefficient |a ∩ b| / |a ∪ b| (1 for two empty sets)."""
-    if not a and not b:
-        return 1.0
-    inter = len(a & b)
-    return inter / (len(a) + len(b) - inter)
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ def find_duplicates(texts: Sequence[str], canonicals: Sequence[str | None],
     sets: list[frozenset[str]] = []
     for t in texts:
         if t and near and t not in by_distinct:
-            by_distinct[t] = shingles(t)
+            by_distinct[t] = text_shingles(t)
         sets.append(by_distinct[t] if t and near else frozenset())
     df: Counter[str] = Counter()
     for s in sets:
@@ -136,7 +138,7 @@ def find_duplicates(texts: Sequence[str], canonicals: Sequence[str | None],
                     small, large = sorted((len(s), len(sets[j])))
                     if small < threshold * large:  # resemblance ≤ small / large
                         continue
-                    r = resemblance(s, sets[j])
+                    r = jaccard(s, sets[j])
                     if r >= threshold and (best is None or
                                            (r, -pos[j]) > (best[0], -pos[best[1]])):
                         best = (r, j)

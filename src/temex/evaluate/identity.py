@@ -10,7 +10,8 @@ from typing import Any
 from ..content.extract import extract_content
 from ..content.text import markdown_text, text_lines
 from ..errors import ParseError
-from ..page.dom import _FIELDS, parse
+from ..page.dom import parse
+from ..page.flatten import _FIELDS
 
 __all__ = ["outputs"]
 

@@ -1,6 +1,6 @@
 """When a page's declared charset does not decode it: the fallback, said.
 
-:func:`temex.page.dom.decode_html` tries a byte-order mark, valid UTF-8, the
+:func:`temex.page.decoding.decode_html` tries a byte-order mark, valid UTF-8, the
 charset declared by the transport and by ``<meta>``, in that order (the HTML
 Standard's encoding sniffing, §13.2.3.2, UTF-8 validity first). When a charset *is* declared and
 neither it nor UTF-8 decodes the bytes, the page lies about its encoding
@@ -9,7 +9,7 @@ every bad byte with U+FFFD would lose letters silently ("Caf� cr�me"), so
 :func:`declared_charset_failed` chooses, in this order:
 
 1. **UTF-8 where valid, windows-1252 elsewhere** when the bytes that are not
-   UTF-8 are few: fewer than :data:`temex.page.dom.MIN_DETECT_BYTES`
+   UTF-8 are few: fewer than :data:`temex.page.decoding.MIN_DETECT_BYTES`
    (``min_bytes``), at most
    :data:`FEW_BAD_BYTES` of the page, or fewer than the valid non-ASCII UTF-8
    characters around them. Such a page is ASCII or UTF-8 with stray Latin-1
@@ -110,7 +110,7 @@ def _few_bad_bytes(data: bytes, min_bytes: int) -> tuple[bool, int, int]:
 def undeclared_charset(data: bytes, min_bytes: int) -> tuple[str, str]:
     """Decode ``data``, which declares no charset and is not valid UTF-8:
     UTF-8 where valid and windows-1252 elsewhere when the other bytes are
-    few (``min_bytes``: :data:`temex.page.dom.MIN_DETECT_BYTES`), else the
+    few (``min_bytes``: :data:`temex.page.decoding.MIN_DETECT_BYTES`), else the
     detected charset (module docstring); the text and the codec."""
     if not _few_bad_bytes(data, min_bytes)[0]:
         detected = _detect(data)

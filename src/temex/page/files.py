@@ -70,7 +70,7 @@ _REFRESH_URL = re.compile(r"^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?['\"]?([^'\"]+)"
 
 
 #: Meta-refresh redirect stubs followed from a key page, at most (live:
-#: :func:`temex.site.explore.load_key`; a file: :func:`temex.api.follow_key_stubs`).
+#: :func:`temex.site.loading.load_key`; a file: :func:`temex.api.follow_key_stubs`).
 MAX_REFRESH_HOPS = 5
 
 

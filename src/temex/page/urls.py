@@ -74,7 +74,7 @@ def _sibling_key(page: str) -> tuple[str, str]:
 def kind_peer(key_url: str, url: str) -> bool:
     """Whether the page at ``url`` is of the key page's kind by its address,
     the rule by which candidates are ordered (:mod:`temex.site.pool`,
-    :func:`temex.site.explore.kind_front`) told of a page already loaded:
+    :func:`temex.site.link_order.kind_front`) told of a page already loaded:
     the same :func:`url_kind`; or a sibling, a page of the same shape in a
     folder of the same pattern (``/post/a/`` and ``/post/b/index.html``,
     ``/2024/05/a.html`` and ``/2023/11/b.html``); or the folder's own page

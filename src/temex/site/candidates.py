@@ -63,7 +63,7 @@ class Discover(Protocol):
     not linked from the key page to try next (they go to the front of the
     queue); while ``wanting`` is true pages are loaded one at a time, so
     that what one page yields decides the next load
-    (:class:`temex.site.explore.SecondHop`)."""
+    (:class:`temex.site.second_hop.SecondHop`)."""
 
     @property
     def wanting(self) -> bool: ...

@@ -5,9 +5,9 @@ second URL of one list), variants of one product, or a listing that embeds a
 whole post vote as several pages: the key page's own content then looks
 repeated and is called template. Candidates are compared by their text:
 
-* :func:`shingles`: the set of hashed ``SHINGLE_WORDS``-word shingles of a
-  page's visible body text (Broder's w-shingling; the chunks paper counts
-  template text by its document frequency in the same spirit);
+* :func:`page_shingles`: the set of hashed ``SHINGLE_WORDS``-word shingles
+  of a page's visible body text (Broder's w-shingling; the chunks paper
+  counts template text by its document frequency in the same spirit);
 * :func:`distinct_pages`: shingles common to more than half of the pages
   are the template's own text and are set aside; of the rest, when
   ``duplicate`` or more of the smaller page's shingles are in the other page
@@ -21,20 +21,32 @@ repeated and is called template. Candidates are compared by their text:
   the colours or sizes of one product, the editions of one item) name
   variants of one page; live exploration tries them last, since loaded they
   are near-duplicates (the text test above) and each costs a load.
+
+The crawl's duplicates (:mod:`temex.crawler.dedupe`) are another scheme for
+another question: whether a stored page's *main text* is an earlier page's,
+to say so in the crawl's index with a proof. There word 3-shingles of that
+text are compared whole (a multiset, as strings: the proof is printed), by
+resemblance (:func:`jaccard`, the one home of that measure; the offline pool's
+:func:`temex.site.pool.similarity` uses it on vocabularies) at 0.95; here
+hashed 4-shingles of the whole body, the template's common shingles set aside
+first, by containment at :data:`DEFAULT_DUPLICATE` (a listing that embeds a
+post holds it without resembling it). The words differ too: here each text
+node's words are lower-cased after they are found, there the text is
+lower-cased first (a dotted capital I splits a word there, not here).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..page.dom import Document
 
 __all__ = ["DEFAULT_DUPLICATE", "SHINGLE_WORDS", "distinct_indices", "distinct_pages",
-           "held_by_key", "is_copy",
-           "same_page_url", "shingles", "variant_keys", "variant_urls", "variants_last",
+           "held_by_key", "is_copy", "jaccard", "page_shingles",
+           "same_page_url", "variant_keys", "variant_urls", "variants_last",
            "word_shingles"]
 
 _T = TypeVar("_T")
@@ -60,10 +72,11 @@ VOLATILE_PARAMS = frozenset({
 })
 
 
-def shingles(doc: Document) -> frozenset[int]:
+def page_shingles(doc: Document) -> frozenset[int]:
     """Hashed ``SHINGLE_WORDS``-word shingles of the visible body text (script,
     style, noscript and template ignored; lower-cased words), cached on the
-    document. O(n)."""
+    document. A set: a shingle repeated counts once (not the crawl's
+    multiset of :func:`temex.crawler.dedupe.text_shingles`). O(n)."""
     cached = doc.__dict__.get("_shingles")
     if cached is not None:
         return cached  # type: ignore[no-any-return]
@@ -81,6 +94,17 @@ def word_shingles(words: list[str]) -> frozenset[int]:
     """Hashed ``SHINGLE_WORDS``-word shingles of a word sequence."""
     k = SHINGLE_WORDS
     return frozenset(hash(tuple(words[j:j + k])) for j in range(max(0, len(words) - k + 1)))
+
+
+def jaccard(a: frozenset[Any] | set[Any], b: frozenset[Any] | set[Any]) -> float:
+    """Jaccard coefficient of two sets, |a ∩ b| / |a ∪ b| (1 for two empty
+    sets): Broder's *resemblance* of two shingle sets (the crawl's
+    duplicates, :mod:`temex.crawler.dedupe`) and the structural
+    :func:`temex.site.pool.similarity` of two vocabularies. O(min(|a|, |b|))."""
+    if not a and not b:
+        return 1.0
+    inter = len(a & b)
+    return inter / (len(a) + len(b) - inter)
 
 
 def _copies(a: frozenset[int] | set[int], b: frozenset[int] | set[int], duplicate: float) -> bool:
@@ -102,7 +126,8 @@ def distinct_pages(key: Document, pages: Sequence[Document],
                    duplicate: float = DEFAULT_DUPLICATE) -> list[Document]:
     """``pages`` without near-duplicates of the key page and of each other
     (earlier pages win); see the module docstring. O(total text)."""
-    kept = distinct_indices(shingles(key), [shingles(d) for d in pages], duplicate)
+    kept = distinct_indices(page_shingles(key), [page_shingles(d) for d in pages],
+                            duplicate)
     return [pages[k] for k in kept]
 
 
@@ -149,14 +174,15 @@ def is_copy(page: Document, kept: Sequence[Document],
     text); live exploration (:mod:`temex.site.candidates`) uses that on each
     loaded page."""
     if len(kept) < 2:
-        return any(_copies(shingles(page), shingles(k), RAW_COPY) for k in kept[:1])
+        return any(_copies(page_shingles(page), page_shingles(k), RAW_COPY)
+                   for k in kept[:1])
     df: dict[int, int] = {}
     for d in kept:
-        for h in shingles(d):
+        for h in page_shingles(d):
             df[h] = df.get(h, 0) + 1
     common = {h for h, c in df.items() if c >= 2}
-    mine = shingles(page) - common
-    return any(_copies(mine, shingles(k) - common, duplicate)
+    mine = page_shingles(page) - common
+    return any(_copies(mine, page_shingles(k) - common, duplicate)
                for k in (kept[:1] if key_only else kept))
 
 
@@ -166,7 +192,7 @@ def held_by_key(page: Document, key: Document, duplicate: float = DEFAULT_DUPLIC
     whole posts), not the other way round: such a page shares the template
     and is the fallback when too few distinct pages are found
     (:func:`distinct_indices` with ``held``)."""
-    mine, theirs = shingles(page), shingles(key)
+    mine, theirs = page_shingles(page), page_shingles(key)
     return not _holds_key(mine, theirs, duplicate) and _holds_key(theirs, mine, duplicate)
 
 
@@ -243,7 +269,7 @@ def variants_last(items: Iterable[_T], key_url: str, url: Callable[[_T], str],
     are yielded as they come, the variants after the last one. O(L) through
     :func:`variant_keys`.
 
-    The rule of live exploration (``temex.site.explore.variants_last``) and
+    The rule of live exploration (``temex.site.link_order.variants_last``) and
     of the offline pool (``temex.site.pool.candidate_order``)."""
     seen: dict[tuple[str, ...], str] = {}
     for kk in variant_keys(key_url):

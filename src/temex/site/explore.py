@@ -1,10 +1,14 @@
 """Explore a live site from one URL: the key page plus a few pages sharing
 its template (TeMex).
 
-``explore(url)`` loads the key page, orders its links (menu-first by default,
-:mod:`temex.site.menus`; ``order="paper"`` for the hyperlink paper's Alg. 1 alone),
-runs the complete-subdigraph search (:mod:`temex.site.candidates`) and returns an
-:class:`Exploration`. :func:`fit_exploration` then runs a detector on it.
+``explore(url)`` loads the key page (:mod:`temex.site.loading`), orders its
+links (menu-first by default, :mod:`temex.site.menus`; ``order="paper"`` for
+the hyperlink paper's Alg. 1 alone; then the rules of
+:mod:`temex.site.link_order`), runs the complete-subdigraph search
+(:mod:`temex.site.candidates`; a leaf key page's second hop:
+:mod:`temex.site.second_hop`), chooses the pages to compare and returns an
+:class:`Exploration`. :func:`fit_exploration` then runs a detector on it. The
+names of those modules that callers import from here are re-exported.
 """
 
 from __future__ import annotations
@@ -13,21 +17,34 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin, urlsplit
 
-from ..errors import PageError, PageLoadError, ParameterError, ParseError
-from ..page.dom import Document, parse
-from ..page.files import MAX_REFRESH_HOPS, stub_href, unusable
+from ..errors import PageError, PageLoadError, ParameterError
+from ..page.dom import Document
+from ..page.files import unusable
+from ..page.urls import url_kind
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from .candidates import Progress, find_cs
 from .defaults import DEFAULT_MAX_LOADS, DEFAULT_N, ORDERS
-from .duplicates import DEFAULT_DUPLICATE, same_page_url, variant_urls
-from .duplicates import variants_last as _variants_last
-from .links import Link, get_links, normalize_url, sort_links
+from .duplicates import DEFAULT_DUPLICATE, same_page_url
+from .link_order import (
+    DEFAULT_ANCESTORS_LAST,
+    DEFAULT_KIND_FIRST,
+    DEFAULT_VARIANTS,
+    _page_of,
+    ancestors_last,
+    distinct_links,
+    folder_page_beside,
+    kind_front,
+    kind_quota,
+    sibling_pattern,
+    variants_last,
+)
+from .links import get_links, normalize_url, sort_links
+from .loading import load_document, load_key
 from .menus import menu_first
-from ..page.urls import folder_of, url_kind, url_pattern
 from .pool import KIND_GAP, set_aside_far, similarity
+from .second_hop import DEFAULT_SECOND_HOP, SecondHop, kin_pages
 from .sources.base import PageSource
 from .sources.http import HttpSource
 
@@ -41,31 +58,19 @@ __all__ = [
     "ORDERS",
     "Exploration",
     "SecondHop",
+    "ancestors_last",
     "explore",
     "explore_async",
+    "fill_pages",
     "fit_exploration",
+    "folder_page_beside",
+    "kin_pages",
+    "kind_front",
     "load_document",
+    "load_key",
+    "sibling_pattern",
+    "variants_last",
 ]
-
-#: Links of the key page's own kind (:func:`temex.page.urls.url_pattern`),
-#: then of its folder (:func:`sibling_pattern`), moved to the front of the
-#: link order: a product is best compared with products, a
-#: collection with collections. Chosen leave-one-site-out among 0 and 3 with
-#: ``variants`` (docs/EXPLORATION.md, ``bench/eval/bench_explore.py --loso``).
-DEFAULT_KIND_FIRST = 3
-#: Variants of one page (:func:`temex.site.duplicates.variant_urls`) go last.
-DEFAULT_VARIANTS = True
-#: Links to the key page's ancestors in its URL path (the site's home page,
-#: the listing of its section: hubs of another kind) go last
-#: (:func:`ancestors_last`).
-DEFAULT_ANCESTORS_LAST = True
-#: Second hop of leaf key pages (:class:`SecondHop`, :func:`kin_pages`):
-#: a key page linking fewer pages (after :func:`distinct_links`) than the
-#: offline pool holds (``2n + 2``, :mod:`temex.site.pool`, which then takes
-#: the files of the key page's folder) is a leaf of its site. None: that
-#: pool size; an int: another limit (0: never; bench/eval/bench_explore.py
-#: measures 8, 16 and always, docs/EXPLORATION.md).
-DEFAULT_SECOND_HOP: int | None = None
 
 
 @dataclass
@@ -151,166 +156,6 @@ class Exploration:
                 "timings": {k: round(v, 4) for k, v in self.timings.items()}}
 
 
-def sibling_pattern(url: str) -> str:
-    """The key page's folder as a pattern: :func:`temex.page.urls.url_pattern`
-    of the parent path, any last segment with the same extension (and
-    trailing slash): ``/collections/a.html`` and ``/collections/b.html`` are
-    siblings, ``/collections/a/products/b.html`` is not."""
-    parts = urlsplit(url)
-    head, _, last = parts.path.rstrip("/").rpartition("/")
-    ext = last.rpartition(".")[2] if "." in last else ""
-    return (url_pattern(head) + "/*" + ("." + ext if ext else "")
-            + ("/" if parts.path.endswith("/") else ""))
-
-
-def kind_front(links: list[Link], key_url: str, k: int) -> list[Link]:
-    """``links`` with ``k`` links moved to the front, order otherwise kept:
-    those of the key page's kind (the same :func:`temex.page.urls.url_pattern`)
-    first, then its siblings (the same :func:`sibling_pattern`, or the
-    folder's own page beside a key page that is a file:
-    :func:`folder_page_beside`), as the offline pool does
-    (:mod:`temex.site.pool`). A departure from the
-    hyperlink paper's Alg. 1 (sortLinks), which orders by link relevance
-    only (a product is best compared with products). A variant put
-    last by :func:`variants_last` still comes forward when its kind has
-    fewer than ``k`` other links."""
-    if k <= 0:
-        return links
-    kind, sib = url_kind(key_url), sibling_pattern(key_url)
-    beside = folder_page_beside(key_url)
-    same = [ln for ln in links if url_kind(ln.url) == kind]
-    near = [ln for ln in links if url_kind(ln.url) != kind and (
-        sibling_pattern(ln.url) == sib or _page_of(ln.url) == beside)]
-    front = (same + near)[:k]
-    chosen = {id(ln) for ln in front}
-    return front + [ln for ln in links if id(ln) not in chosen]
-
-
-def _page_of(url: str) -> str:
-    """Host and :func:`temex.page.urls.folder_of` path of ``url``; "" for a URL with a query
-    (another view of a page, not the page)."""
-    parts = urlsplit(url)
-    return "" if parts.query else parts.netloc + folder_of(parts.path)
-
-
-def folder_page_beside(key_url: str) -> str | None:
-    """For a key page that is a file (``/list/date.html``), its folder's
-    own page (``/list/``, ``/list/index.html``), as :func:`_page_of` gives
-    it; None for a folder's page. Such a page sits beside the key page (a
-    flat archive's listing beside another listing), a sibling for
-    :func:`kind_front` and not an ancestor for :func:`ancestors_last`."""
-    parts = urlsplit(key_url)
-    own = folder_of(parts.path)
-    if own.endswith("/"):
-        return None
-    return parts.netloc + own.rpartition("/")[0] + "/"
-
-
-def ancestors_last(links: list[Link], key_url: str) -> list[Link]:
-    """``links`` with those to the key page's ancestors in its URL path moved
-    to the end, order otherwise kept: for ``/en/schedule/talk/15/`` the
-    pages of ``/en/schedule/talk/``, ``/en/schedule/``, ``/en/`` and ``/``
-    (a folder's ``index.html`` is the folder), on the key page's host, with
-    no query. A key page that is a file keeps its own folder's page in its
-    place (:func:`folder_page_beside`: ``/list/`` beside ``/list/date.html``
-    is a sibling, the rule of the offline pool).
-
-    Our addition to the hyperlink paper's Alg. 1: the
-    home page and the section's listing are linked from every page's menu
-    and breadcrumb and were loaded first, yet they are hubs of another
-    kind, often with a layout of their own (a landing page without the
-    sidebar, a schedule without the sponsor bar every talk page carries),
-    and two of them outvote the one page that shares the key page's
-    template. They stay candidates, after the others. O(L)."""
-    key = urlsplit(key_url)
-    own = folder_of(key.path)  # the key page itself
-    folder = own if own.endswith("/") else own.rpartition("/")[0] + "/"
-    beside = folder_page_beside(key_url)
-
-    def is_ancestor(url: str) -> bool:
-        parts = urlsplit(url)
-        if parts.netloc != key.netloc or parts.query:
-            return False
-        path = folder_of(parts.path)
-        if parts.netloc + path == beside:
-            return False  # a file's folder page sits beside it
-        return path.endswith("/") and folder.startswith(path) and path != own
-
-    front = [ln for ln in links if not is_ancestor(ln.url)]
-    return front + [ln for ln in links if is_ancestor(ln.url)]
-
-
-def kind_quota(links: list[Link], key_url: str, k: int) -> int:
-    """How many of the ``k`` front places of :func:`kind_front` the key
-    page's own links leave empty (links of its kind or folder it lacks)."""
-    if k <= 0:
-        return 0
-    kind, sib = url_kind(key_url), sibling_pattern(key_url)
-    have = sum(1 for ln in links if url_kind(ln.url) == kind or sibling_pattern(ln.url) == sib)
-    return max(0, k - have)
-
-
-class SecondHop:
-    """Links of the key page's kind, then of its folder, found on the pages
-    loaded, up to ``quota`` of them (:class:`temex.site.candidates.Discover`).
-
-    Our addition to the papers (their candidates are the key
-    page's links only, hyperlink paper §3.3, ETDM §4.1): a page deep in a
-    site often links to few pages of its own kind (a wiki page links its
-    course page and the home page, a sub-forum its parent forum), so the
-    exploration compared it with hub pages of another kind, while the
-    offline pool (:mod:`temex.site.pool`) compares it with its siblings.
-    The hub pages loaded first list those siblings: the first ``quota`` of
-    them (document order; the key page's variants,
-    :func:`temex.site.duplicates.variant_urls`, and URLs already known
-    skipped) are explored next, within the same load budget."""
-
-    def __init__(self, key_url: str, known: list[Link], quota: int,
-                 same_host: bool = False) -> None:
-        self.key_url = key_url
-        self.kind, self.sib = url_kind(key_url), sibling_pattern(key_url)
-        self.seen = {same_page_url(key_url), *(same_page_url(ln.url) for ln in known)}
-        self.quota = quota
-        self.same_host = same_host
-        #: URLs returned so far
-        self.found: list[str] = []
-
-    @property
-    def wanting(self) -> bool:
-        return self.quota > 0
-
-    def __call__(self, page: Document) -> list[str]:
-        if self.quota <= 0:
-            return []
-        same: list[str] = []
-        near: list[str] = []
-        for ln in get_links(page, same_host=self.same_host):
-            k = same_page_url(ln.url)
-            if k in self.seen or variant_urls(ln.url, self.key_url):
-                continue
-            if url_kind(ln.url) == self.kind:
-                same.append(ln.url)
-            elif sibling_pattern(ln.url) == self.sib:
-                near.append(ln.url)
-            else:
-                continue
-            self.seen.add(k)
-        out = (same + near)[:self.quota]
-        self.quota -= len(out)
-        self.found += out
-        return out
-
-
-def variants_last(links: list[Link], key_url: str) -> list[Link]:
-    """``links`` with variants of the key page or of an earlier link
-    (:func:`temex.site.duplicates.variant_urls`: one product's colours and
-    sizes) moved to the end, order otherwise kept (loaded, they are
-    near-duplicates and waste a load each). The shared rule,
-    :func:`temex.site.duplicates.variants_last` (the offline pool uses it
-    too). O(L)."""
-    return list(_variants_last(links, key_url, lambda ln: ln.url))
-
-
 def fill_pages(key: Document, pages: dict[str, Document], cs: list[str], n: int) -> list[str]:
     """Loaded pages outside the CS, most like the key page first (same URL
     kind, then structural :func:`temex.site.pool.similarity`), as many as
@@ -319,90 +164,6 @@ def fill_pages(key: Document, pages: dict[str, Document], cs: list[str], n: int)
     rest = [u for u in pages if u not in cs]
     rest.sort(key=lambda u: (url_kind(pages[u].url) != kind, -similarity(key, pages[u])))
     return rest[:max(0, n - len(cs))]
-
-
-def kin_pages(key_url: str, pages: dict[str, Document], n: int) -> list[str]:
-    """The first ``n`` loaded pages (load order) of the key page's kind or
-    folder (:func:`temex.page.urls.url_pattern`, :func:`sibling_pattern`).
-
-    Used for a leaf key page when :class:`SecondHop` brought pages: the hub
-    pages loaded on the way (its course or forum page, the home page) are
-    pages of another kind, and voting with them costs the key page's
-    kind-level chrome; the offline pool compares such a
-    page with its siblings the same way (:mod:`temex.site.pool`)."""
-    kind, sib = url_kind(key_url), sibling_pattern(key_url)
-    return [u for u, d in pages.items()
-            if url_kind(d.url) == kind or sibling_pattern(d.url) == sib][:n]
-
-
-def distinct_links(links: list[Link], key_url: str | None) -> list[Link]:
-    """``links`` without the key page and without second URLs of one page:
-    URLs equal once session-id and sorting parameters are dropped
-    (:func:`temex.site.duplicates.same_page_url`) count once, the
-    first in document order."""
-    seen = {same_page_url(key_url)} if key_url else set()
-    out = []
-    for ln in links:
-        k = same_page_url(ln.url)
-        if k not in seen:
-            seen.add(k)
-            out.append(ln)
-    return out
-
-
-async def _fetched(source: PageSource, url: str) -> Document | PageError:
-    """``url`` fetched with ``source`` and parsed, usable or not."""
-    res = await source.get(url)
-    if not res.ok:
-        return PageError(url, res.error or "failed")
-    try:
-        return parse(res.body, url=res.final_url or url, declared_encoding=res.charset)
-    except ParseError as e:
-        return PageError(url, str(e))
-
-
-async def load_document(source: PageSource, url: str) -> Document | PageError:
-    """Fetch ``url`` with ``source`` and parse it; failures become PageError."""
-    doc = await _fetched(source, url)
-    if isinstance(doc, PageError):
-        return doc
-    reason = unusable(doc)
-    if reason:
-        return PageError(url, reason)
-    return doc
-
-
-async def load_key(source: PageSource, url: str) -> tuple[Document | PageError, list[str]]:
-    """The key page at ``url``, a redirect stub followed as a browser does:
-    a page that is a ``<meta http-equiv=refresh>`` naming another address
-    and next to nothing else (generated manuals keep one per old anchor) is
-    not the page the reader gets, its target is. At most
-    :data:`MAX_REFRESH_HOPS` stubs, never back to one passed (a loop is an
-    error), each through ``source`` (its address guard included). Returns
-    the page, or why it cannot be had, and the stubs passed, in order."""
-    passed: list[str] = []
-    at = url
-    while True:
-        doc = await _fetched(source, at)
-        if isinstance(doc, PageError) and passed:  # say where the stub sent us
-            return PageError(url, f"its meta refresh to {at}: {doc.error}"), passed
-        if isinstance(doc, PageError):
-            return doc, passed
-        reason = unusable(doc)
-        if not reason:
-            return doc, passed
-        href = stub_href(doc, reason)
-        target = urljoin(doc.url or at, href) if href else ""
-        if not target or urlsplit(target).scheme not in ("http", "https", urlsplit(at).scheme):
-            return PageError(url, f"its meta refresh to {at}: {reason}" if passed else reason), \
-                passed
-        passed.append(doc.url or at)
-        seen = {same_page_url(u) for u in [url, *passed]}
-        if same_page_url(target) in seen:
-            return PageError(url, f"meta-refresh redirect loop back to {target}"), passed
-        if len(passed) > MAX_REFRESH_HOPS:
-            return PageError(url, f"more than {MAX_REFRESH_HOPS} meta-refresh redirects"), passed
-        at = target
 
 
 async def explore_async(url: str, n: int = DEFAULT_N, max_loads: int | None = None,

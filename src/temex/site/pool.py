@@ -75,7 +75,8 @@ from .duplicates import (
     _WORD,
     DEFAULT_DUPLICATE,
     distinct_indices,
-    shingles,
+    jaccard,
+    page_shingles,
     variants_last,
     word_shingles,
 )
@@ -237,15 +238,10 @@ def vocabulary(doc: Document) -> frozenset[str]:
     return vocab
 
 
-def jaccard(va: frozenset[str], vb: frozenset[str]) -> float:
-    """Jaccard index of two vocabularies (1 for two empty ones): the
-    :func:`similarity` of pages that are no longer held, by what was kept
-    of them."""
-    return len(va & vb) / len(va | vb) if va or vb else 1.0
-
-
 def similarity(a: Document, b: Document) -> float:
-    """Jaccard index of the two pages' :func:`vocabulary`. O(n)."""
+    """Jaccard index (:func:`temex.site.duplicates.jaccard`) of the two
+    pages' :func:`vocabulary`; on the vocabularies of pages no longer held,
+    ``jaccard`` itself. O(n)."""
     return jaccard(vocabulary(a), vocabulary(b))
 
 
@@ -340,7 +336,7 @@ def load_candidate(path: str | os.PathLike[str], timings: dict[str, float] | Non
 class _Candidate:
     """A candidate read and parsed by Lexbor, not yet built into a Document:
     what choosing needs (vocabulary, shingles), the same values
-    :func:`vocabulary` and :func:`~temex.site.duplicates.shingles` give on
+    :func:`vocabulary` and :func:`~temex.site.duplicates.page_shingles` give on
     the built Document (tests/test_candidates.py)."""
 
     path: str
@@ -429,7 +425,7 @@ def _survey(parser: LexborHTMLParser, url: str, max_elements: int = DEFAULT_MAX_
                 refresh = True
     words: list[str] = []
     body_text = ""
-    for i in sorted(own):  # element order, as shingles() reads doc.text
+    for i in sorted(own):  # element order, as page_shingles() reads doc.text
         text = " ".join(" ".join(own[i]).split())
         if i == body:
             body_text = text
@@ -536,14 +532,14 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
         if duplicate is None:
             distinct = pages
         else:
-            kept = distinct_indices(shingles(key), [p.shingles for p in pages], duplicate)
+            kept = distinct_indices(page_shingles(key), [p.shingles for p in pages], duplicate)
             distinct = [pages[k] for k in kept]
         if len(distinct) >= pool_size or read >= cap:
             break
     held: set[str] = set()
     if duplicate is not None and len(distinct) < n:
         # too few: pages whose text the key page holds come back, last
-        kept = distinct_indices(shingles(key), [p.shingles for p in pages], duplicate,
+        kept = distinct_indices(page_shingles(key), [p.shingles for p in pages], duplicate,
                                 held=True)
         held = {pages[k].path for k in kept} - {p.path for p in distinct}
         distinct = [pages[k] for k in kept]

@@ -10,11 +10,12 @@ from typing import Any
 
 from ...errors import NotFittedError, ParameterError
 from ...page.dom import Document
+from ...page.titles import head_titles
 from ..equality import DEFAULT_EQUALITY, Equality, get_equality
 from ..mapping import DEFAULT_MAX_CELLS, etdm
 from ..model import TemplateModel
 from ..moved import moved_blocks
-from ..rules import RULE_NAMES, RULES, Compared, Rules, apply_region, page_title
+from ..rules import RULE_NAMES, RULES, Compared, Rules, apply_region
 from ..rules.evidence import muted_evidence, supported_mapping
 
 __all__ = ["BaseDetector", "FittedMixin", "kind_mask", "mapped_mask", "seen_texts",
@@ -42,9 +43,9 @@ def shared_texts(pages: Sequence[Document]) -> set[str]:
 
 def site_titles(pages: Sequence[Document]) -> list[str]:
     """The compared pages' titles as their heads state them
-    (:func:`temex.template.rules.page_title`): what most of them share is the site's name
-    (the title rule of :func:`temex.template.rules.title_nodes`)."""
-    return [page_title(p) for p in pages]
+    (:func:`temex.page.titles.head_titles`): what most of them share is the
+    site's name (the title rule of :func:`temex.template.rules.title_nodes`)."""
+    return [head_titles(p) for p in pages]
 
 
 class FittedMixin:

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from .records import DEFAULT_RECORD_SHARE, siblings_alike
     from .region import content_region
     from .sequence import PASSES, PLACING, RULE_NAMES, RULES, Compared, Rules, apply_region
-    from .title import page_title, title_nodes
+    from .title import title_nodes
 
 #: Where each public name lives; a family module loads on first use (the
 #: content stage reads two link rules without the rest).
@@ -50,12 +50,12 @@ _LAZY = {
     "siblings_alike": ".records", "content_region": ".region", "PASSES": ".sequence",
     "PLACING": ".sequence", "RULE_NAMES": ".sequence", "RULES": ".sequence",
     "Compared": ".sequence", "Rules": ".sequence", "apply_region": ".sequence",
-    "page_title": ".title", "title_nodes": ".title",
+    "title_nodes": ".title",
 }
 
 __all__ = ["DEFAULT_EVIDENCE_SHARE", "DEFAULT_RECORD_SHARE", "DEFAULT_REGION", "PASSES",
            "PLACING", "RULES", "RULE_NAMES", "Compared", "Rules", "apply_region",
-           "content_region", "muted_evidence", "page_title", "siblings_alike",
+           "content_region", "muted_evidence", "siblings_alike",
            "supported_mapping", "title_nodes"]
 
 

@@ -68,63 +68,98 @@ def supported_mapping(d1: Document, d2: Document, mapping: dict[int, int],
     is mapped to (:func:`_changed_code`): text-aware equality for code,
     whose keywords and punctuation every block of a docs site shares.
     Those nodes are :func:`muted_evidence`'s, or ``mute`` where the caller
-    has them (both rules ask for one page)."""
-    n = len(d1)
-    sup = [False] * n
-    t1, t2, h1, h2 = d1.text, d2.text, d1.subtree_hash, d2.subtree_hash
+    has them (both rules ask for one page).
+
+    Three steps: the rule's support of each mapped node
+    (:func:`_share_support` or :func:`_any_support`), then the text-free
+    subtrees follow their parent (:func:`_text_free_follow`); unmapped nodes
+    are never supported."""
     if mute is None:
         mute = muted_evidence(d1, d2, mapping)
     if share is not None:
-        rep = [0] * n
-        tot = [0] * n
-        leaf = [False] * n
-        for a in range(n - 1, -1, -1):  # reverse pre-order: children first
-            b = mapping.get(a)
-            ln = len(t1[a])
-            tot[a] += ln
-            if b is not None:
-                if ln and a not in mute and (t1[a] == t2[b] or digits and DIGIT_RUN.sub(
-                        "#", t1[a]) == DIGIT_RUN.sub("#", t2[b])):
-                    rep[a] += ln
-                elif (d1.size[a] == 1 and not ln and h1[a] == h2[b]
-                      and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
-                    leaf[a] = True
-                    rep[a] += LEAF_CHARS
-                    tot[a] += LEAF_CHARS
-                if tot[a]:
-                    sup[a] = rep[a] > 0 and rep[a] >= share * tot[a]
-                else:
-                    sup[a] = leaf[a]
+        sup = _share_support(d1, d2, mapping, share, digits, mute)
+    else:
+        sup = _any_support(d1, d2, mapping, mute)
+    _text_free_follow(d1, mapping, sup)
+    return [s and (i in mapping) for i, s in enumerate(sup)]
+
+
+def _share_support(d1: Document, d2: Document, mapping: dict[int, int], share: float,
+                   digits: bool, mute: Collection[int]) -> list[bool]:
+    """The share rule of :func:`supported_mapping`: per node of ``d1``,
+    whether it is mapped and at least ``share`` of its subtree's characters
+    (an identical attributed leaf weighing :data:`LEAF_CHARS`) are repeated
+    by their mapped nodes; a subtree without text, whether it holds an
+    identical attributed leaf. One reverse pre-order pass. O(|d1|)."""
+    n = len(d1)
+    sup = [False] * n
+    t1, t2, h1, h2 = d1.text, d2.text, d1.subtree_hash, d2.subtree_hash
+    rep = [0] * n
+    tot = [0] * n
+    leaf = [False] * n
+    for a in range(n - 1, -1, -1):  # reverse pre-order: children first
+        b = mapping.get(a)
+        ln = len(t1[a])
+        tot[a] += ln
+        if b is not None:
+            if ln and a not in mute and (t1[a] == t2[b] or digits and DIGIT_RUN.sub(
+                    "#", t1[a]) == DIGIT_RUN.sub("#", t2[b])):
+                rep[a] += ln
+            elif (d1.size[a] == 1 and not ln and h1[a] == h2[b]
+                  and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
+                leaf[a] = True
+                rep[a] += LEAF_CHARS
+                tot[a] += LEAF_CHARS
+            if tot[a]:
+                sup[a] = rep[a] > 0 and rep[a] >= share * tot[a]
+            else:
+                sup[a] = leaf[a]
+        p = d1.parent[a]
+        if p >= 0:
+            rep[p] += rep[a]
+            tot[p] += tot[a]
+            leaf[p] = leaf[p] or leaf[a]
+    return sup
+
+
+def _any_support(d1: Document, d2: Document, mapping: dict[int, int],
+                 mute: Collection[int]) -> list[bool]:
+    """The first rule of :func:`supported_mapping` (``share=None``): per
+    node of ``d1``, whether it is mapped and is, or has below it on a chain
+    of mapped nodes, a node whose own text its mapped node repeats or an
+    identical attributed leaf. One reverse pre-order pass. O(|d1|)."""
+    sup = [False] * len(d1)
+    t1, t2, h1, h2 = d1.text, d2.text, d1.subtree_hash, d2.subtree_hash
+    for a in range(len(d1) - 1, -1, -1):  # reverse pre-order: children first
+        b = mapping.get(a)
+        if b is None:
+            continue
+        if sup[a]:
+            pass
+        elif t1[a] and t1[a] == t2[b] and a not in mute or (
+                d1.size[a] == 1 and not t1[a] and h1[a] == h2[b]
+                and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
+            sup[a] = True
+        if sup[a]:
             p = d1.parent[a]
             if p >= 0:
-                rep[p] += rep[a]
-                tot[p] += tot[a]
-                leaf[p] = leaf[p] or leaf[a]
-    else:
-        for a in range(n - 1, -1, -1):  # reverse pre-order: children first
-            b = mapping.get(a)
-            if b is None:
-                continue
-            if sup[a]:
-                pass
-            elif t1[a] and t1[a] == t2[b] and a not in mute or (
-                    d1.size[a] == 1 and not t1[a] and h1[a] == h2[b]
-                    and (d1.attrs[a] or d1.classes[a] or d1.id[a])):
-                sup[a] = True
-            if sup[a]:
-                p = d1.parent[a]
-                if p >= 0:
-                    sup[p] = True
-    # Text-free mapped subtrees (empty list items, rules, spacers) carry no
-    # evidence either way: they follow their parent.
-    has_text = [bool(t) for t in t1]
+                sup[p] = True
+    return sup
+
+
+def _text_free_follow(d1: Document, mapping: dict[int, int], sup: list[bool]) -> None:
+    """In place: text-free mapped subtrees (empty list items, rules,
+    spacers) carry no evidence either way, so they follow their parent's
+    support (top-down, so a chain of them follows the node above it).
+    O(|d1|)."""
+    n = len(d1)
+    has_text = [bool(t) for t in d1.text]
     for a in range(n - 1, 0, -1):
         if has_text[a]:
             has_text[d1.parent[a]] = True
     for a in range(1, n):
         if not sup[a] and not has_text[a] and a in mapping and sup[d1.parent[a]]:
             sup[a] = True
-    return [s and (i in mapping) for i, s in enumerate(sup)]
 
 
 def muted_evidence(d1: Document, d2: Document, mapping: dict[int, int]) -> set[int]:

@@ -170,7 +170,12 @@ def head_zone(doc: Document, template: list[bool], region: int,
     one of the compared pages, and it links to one author at most.
     (Measured on the shared sites' random key pages: with one link enough, a
     byline whose compared pages were all posted the same day by the same
-    author turned template.)"""
+    author turned template.)
+
+    The content stage applies the same idea to text blocks in folder mode
+    (:func:`temex.content.title.head_zone_blocks`): there the site's
+    repeated text has already taken the chrome out, and the zone ends at
+    the content region's first element."""
     ignored = doc.ignored_mask()
     inside = doc.descendants(region)
     titles = [t for t in title_nodes(doc, template, seen, site_titles)

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from ...page.dom import Document
+from ...page.rows import RECORD_MIN, sibling_groups
 from .evidence import DIGIT_RUN
 
 __all__ = ["DEFAULT_RECORD_SHARE", "RECORD_MIN", "RECORD_MOVED", "listing_row", "record_groups",
-           "record_lists", "record_signature", "refine_region", "siblings_alike",
+           "record_signature", "refine_region", "region_records", "siblings_alike",
            "whole_widgets"]
 
 
@@ -28,9 +29,6 @@ __all__ = ["DEFAULT_RECORD_SHARE", "RECORD_MIN", "RECORD_MOVED", "listing_row", 
 #: of a listing, product cards, archive excerpts): every node of those records
 #: is content. Chosen leave-one-site-out (docs/BENCHMARKS.md).
 DEFAULT_RECORD_SHARE = 0.5
-
-
-RECORD_MIN = 3
 
 
 #: A record list whose rows hold this share of their characters in nodes
@@ -44,16 +42,23 @@ RECORD_MOVED = 0.9
 
 
 def record_signature(doc: Document, i: int) -> tuple[str, tuple[str, ...]]:
+    """Element ``i``'s tag and classes, digit runs abstracted (``post-248``
+    and ``post-251`` are one class): what the records of one list share."""
     return doc.tag[i], tuple(sorted({DIGIT_RUN.sub("#", c) for c in doc.classes[i]}))
 
 
 def record_groups(doc: Document, parent: int) -> list[list[int]]:
     """Children of ``parent`` grouped by tag and classes (digit runs
-    abstracted), groups of at least ``RECORD_MIN`` members only."""
-    groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-    for c in doc.children[parent]:
-        groups.setdefault(record_signature(doc, c), []).append(c)
-    return [g for g in groups.values() if len(g) >= RECORD_MIN]
+    abstracted: :func:`record_signature`), groups of at least
+    :data:`RECORD_MIN` members only.
+
+    The detectors' record-list finder: every child element counts (the
+    detectors see elements, not text blocks), unlike the content stage's
+    :func:`temex.page.rows.row_groups` and
+    :func:`temex.content.records.record_lists` (children with 2 blocks or
+    more, exact classes); all three group with
+    :func:`temex.page.rows.sibling_groups`."""
+    return sibling_groups(doc.children[parent], lambda c: record_signature(doc, c))
 
 
 def siblings_alike(doc: Document, i: int) -> list[int]:
@@ -124,14 +129,23 @@ def refine_region(doc: Document, template: list[bool], region: int,
        settled as a container.
     """
     if record_share is not None:
-        record_lists(doc, template, region, record_share, seen)
+        region_records(doc, template, region, record_share, seen)
     return whole_widgets(doc, template, region, titles)
 
 
-def record_lists(doc: Document, template: list[bool], region: int, record_share: float,
-                 seen: Collection[str] = ()) -> list[bool]:
+def region_records(doc: Document, template: list[bool], region: int, record_share: float,
+                   seen: Collection[str] = ()) -> list[bool]:
     """Rule 1 of :func:`refine_region`, in place: the record lists inside
-    ``region`` whose text is the page's own are content."""
+    ``region`` (:func:`record_groups`) whose text is the page's own are
+    content.
+
+    The detectors' form of the content stage's own-records rule
+    (:func:`temex.content.records.own_records`), on other evidence: the
+    vote's template mask and the compared pages' texts (``seen``), element
+    by element, where the content stage has text blocks and the site's
+    repeated text. The two tests differ (rows that moved count here; one
+    scaffolding, the anchor's list and one-line rows there) and were tuned
+    apart, so each keeps its own."""
     ignored = doc.ignored_mask()
     own = [0 if ignored[i] else len(doc.text[i]) for i in range(len(doc))]
     for p in doc.descendants(region):

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from ...page.blocks import BLOCK_TAGS
 from ...page.dom import Document
 from ...page.names import comment_sections
+from ...page.rows import sibling_groups
 from ..defaults import DEFAULT_REGION
-from .records import RECORD_MIN, record_signature
+from .records import record_signature
 
 __all__ = ["DEFAULT_REGION", "MIN_REGION_SHARE", "ROW_GROUPS", "comment_text", "content_region",
            "inline_link_text", "text_share", "whole_table"]
@@ -25,26 +26,24 @@ __all__ = ["DEFAULT_REGION", "MIN_REGION_SHARE", "ROW_GROUPS", "comment_text", "
 
 def _merge_records(doc: Document, mass: dict[int, int]) -> dict[int, int]:
     """Content roots that are sibling records (same parent, same tag and
-    classes, digit runs abstracted, at least ``RECORD_MIN`` of them) weigh as
+    classes, digit runs abstracted, at least ``RECORD_MIN`` of them:
+    :func:`temex.page.rows.sibling_groups`) weigh as
     one root, their parent, and merged roots merge again when they are such
     records themselves (cells into their row, rows into their list). Our
     rule: a listing's rows, a topic's posts, a grid's cards
     are one piece of the page's own content, not many small ones, each
     outweighed by a title slot repeated in a breadcrumb or a toolbar."""
     out = dict(mass)
+    parent = doc.parent
     changed = True
     while changed:
         changed = False
-        groups: dict[tuple[int, tuple[str, tuple[str, ...]]], list[int]] = {}
-        for r in out:
-            p = doc.parent[r]
-            if p > doc.body:
-                groups.setdefault((p, record_signature(doc, r)), []).append(r)
-        for (p, _sig), members in groups.items():
-            if len(members) >= RECORD_MIN:
-                changed = True
-                for r in members:
-                    out[p] = out.get(p, 0) + out.pop(r)
+        roots = [r for r in out if parent[r] > doc.body]
+        for members in sibling_groups(roots, lambda r: (parent[r], record_signature(doc, r))):
+            changed = True
+            p = parent[members[0]]
+            for r in members:
+                out[p] = out.get(p, 0) + out.pop(r)
     return out
 
 

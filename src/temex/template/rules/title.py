@@ -1,5 +1,7 @@
-"""The page's title heading, and the content region widened to it (our
-rules).
+"""The page's title heading as the detectors find it, and the content
+region widened to it (our rules). The content stage finds its own title
+block (:mod:`temex.content.title`); what the two share is in
+:mod:`temex.page.titles`.
 
 The data README's convention: the page's own title heading and byline are
 content. The region is widened to the page's title heading (an ``<h1>``, or
@@ -14,9 +16,10 @@ from collections.abc import Collection, Sequence
 
 from ...page.blocks import norm_key
 from ...page.dom import HEADING_TAGS, Document
+from ...page.titles import TITLE_HEADINGS, head_titles
 
-__all__ = ["TITLE_LEVELS", "TITLE_MATCH_TAGS", "TITLE_PART_MIN_CHARS", "TITLE_TAGS",
-           "page_title", "title_nodes", "widen_to_title"]
+__all__ = ["TITLE_HEADINGS", "TITLE_LEVELS", "TITLE_PART_MIN_CHARS", "TITLE_TAGS",
+           "head_titles", "title_nodes", "widen_to_title"]
 
 
 #: How many levels above the content region the page's title may sit for the
@@ -26,24 +29,6 @@ TITLE_LEVELS = 2
 
 #: Headings that can be the page title (:func:`widen_to_title`).
 TITLE_TAGS = frozenset({"h1"})
-
-
-def page_title(doc: Document) -> str:
-    """The page's title as its head states it: the ``<title>`` and the
-    ``og:title`` / ``twitter:title`` meta content, each normalised
-    (:func:`temex.page.blocks.norm_key`), joined by a newline; "" when none."""
-    out = []
-    for i in range(max(doc.body, 0) if doc.body >= 0 else len(doc)):
-        if doc.tag[i] == "title" and doc.text[i]:
-            out.append(norm_key(doc.text[i]))
-        elif doc.tag[i] == "meta":
-            a = dict(doc.attrs[i])
-            if a.get("property", a.get("name", "")).lower() in _TITLE_META and a.get("content"):
-                out.append(norm_key(a["content"]))
-    return "\n".join(out)
-
-
-_TITLE_META = frozenset({"og:title", "twitter:title"})
 
 
 #: Shortest text (characters, normalised) of an ``h2``/``h3`` that is a title
@@ -56,28 +41,25 @@ _TITLE_META = frozenset({"og:title", "twitter:title"})
 TITLE_PART_MIN_CHARS = 12
 
 
-#: Tags a title-matching element may have (:func:`title_nodes`). Any
-#: element was measured and rejected (docs/BENCHMARKS.md): the active item of
-#: a forum's or a docs site's navigation names the page too.
-TITLE_MATCH_TAGS = frozenset({"h1", "h2", "h3"})
-
 
 def title_nodes(doc: Document, template: Sequence[bool],
                 seen: Collection[str] = (), site_titles: Sequence[str] = ()) -> list[int]:
     """Elements of ``<body>`` that can be the page's title heading (our rule):
-    an ``<h1>``, or a heading (:data:`TITLE_MATCH_TAGS`) whose text
-    (at least :data:`TITLE_PART_MIN_CHARS` characters, normalised) is part of the
-    page's title as the head states it (:func:`page_title`): product pages
-    and many CMS themes put the page's title in an ``<h2>`` and keep ``<h1>``
-    for the logo or a breadcrumb. The heading must not be template under
+    an ``<h1>``, or a heading (:data:`TITLE_HEADINGS`) whose text (at least
+    :data:`TITLE_PART_MIN_CHARS` characters, normalised) is part of the
+    page's title as the head states it
+    (:func:`~temex.page.titles.head_titles`): product pages and many CMS
+    themes put the page's title in an ``<h2>`` and keep ``<h1>`` for the
+    logo or a breadcrumb. The heading must not be template under
     ``template``, or, with ``seen`` (the own texts of the compared pages),
     its text must be the page's own (at least half of its characters in
     texts that no compared page has): an icon repeated inside the title
     heading makes the vote map it, its text still names this page.
 
-    With ``site_titles`` (the compared pages' :func:`page_title`), a heading
-    that names the site rather than the page is none: its text is
-    part of the title of most compared pages (a blog's name in an ``<h1>``
+    With ``site_titles`` (the compared pages'
+    :func:`~temex.page.titles.head_titles`), a heading that names the site
+    rather than the page is none: its text is part of the title of most
+    compared pages (a blog's name in an ``<h1>``
     on its home page, the logo heading of a theme). The site's own name is
     what every page's ``<title>`` shares beside the page's own name; a
     page's name is its own (:func:`_names_site`).
@@ -90,8 +72,15 @@ def title_nodes(doc: Document, template: Sequence[bool],
     column, and the order form inside the product's box stayed template
     (random key pages: five product pages 0.63-0.94 → 0.96-0.97 content
     F1). Where the breadcrumb's heading is the only one (a collection page)
-    it still anchors the zone."""
-    title = page_title(doc)
+    it still anchors the zone.
+
+    The detectors' title finder: elements, candidates in order, on the
+    vote's mask and the compared pages. The content stage's
+    (:func:`temex.content.title.title_heading`) picks one text block, the
+    longest heading that names the page by its ``<title>`` alone, with no
+    mask and no compared page (:mod:`temex.page.titles` says how the two
+    read the head)."""
+    title = head_titles(doc)
     out = []
     for i in doc.in_body():
         if template[i] and not (seen and _own_text(doc, i, seen)):
@@ -100,7 +89,7 @@ def title_nodes(doc: Document, template: Sequence[bool],
             continue
         if doc.tag[i] in TITLE_TAGS:
             out.append(i)
-        elif title and doc.tag[i] in TITLE_MATCH_TAGS:
+        elif title and doc.tag[i] in TITLE_HEADINGS:
             key = norm_key(doc.subtree_text(i))
             if len(key) >= TITLE_PART_MIN_CHARS and key in title:
                 out.append(i)
@@ -115,7 +104,7 @@ def title_nodes(doc: Document, template: Sequence[bool],
 def _names_site(doc: Document, i: int, site_titles: Sequence[str]) -> bool:
     """Whether the text of heading ``i`` is a part, and not the whole, of
     more than half of ``site_titles`` (each title line as
-    :func:`page_title` gives it).
+    :func:`~temex.page.titles.head_titles` gives it).
 
     Not the whole: a site's name is what its pages' titles share *beside*
     their own names ("Post title | CODARE"). A compared page whose whole
@@ -147,7 +136,7 @@ def _heading_before(doc: Document, region: int, template: Sequence[bool],
                     seen: Collection[str]) -> list[int]:
     """Where no heading can be the title by :func:`title_nodes` (no
     ``<h1>``, a ``<title>`` that names the section only, "Industry News"),
-    the nearest heading (:data:`TITLE_MATCH_TAGS`) before the region within
+    the nearest heading (:data:`TITLE_HEADINGS`) before the region within
     :data:`TITLE_LEVELS` levels above it, not template and of the page's own
     text (:func:`_own_text`: no compared page has it): the heading the
     page's text follows. As a list, for :func:`widen_to_title`."""
@@ -157,7 +146,7 @@ def _heading_before(doc: Document, region: int, template: Sequence[bool],
             break
         top = doc.parent[top]
     for j in range(region - 1, top, -1):
-        if doc.tag[j] in TITLE_MATCH_TAGS and not doc.is_ancestor(j, region):
+        if doc.tag[j] in TITLE_HEADINGS and not doc.is_ancestor(j, region):
             if not template[j] and _own_text(doc, j, seen):
                 return [j]
             return []  # the nearest heading is the site's or the kind's
