@@ -32,8 +32,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _built() -> bool:
+    """Every layer's compiled module imports (kernel.LAYERS)."""
     try:
-        from temex.page import _kernel  # noqa: F401
+        kernel.layers()
     except ImportError:
         return False
     return True
@@ -118,13 +119,12 @@ class _Misreading:
 
 @needs_kernel
 def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    from temex.page import _kernel
-
     from temex.page.kernel_check import self_check
 
-    assert self_check(_kernel) == ""
+    k = kernel.layers()
+    assert self_check(k) == ""
     for wrong in ("parent", "cap", "text", "address", "events", "sum"):
-        assert self_check(_Misreading(_kernel, wrong)), wrong
+        assert self_check(_Misreading(k, wrong)), wrong
     monkeypatch.setattr(selectolax, "__version__", "9.9.9")
     monkeypatch.delenv("TEMEX_KERNEL", raising=False)
     module, why = kernel._load()
@@ -418,11 +418,11 @@ def test_compiled_markdown_writer_escapes_what_text_py_escapes(
     (nested and numbered lists, a data table and a layout table, code with a
     language and backticks, quotes, links made absolute, images, emphasis,
     escapes at line starts) gives the pure writer's Markdown."""
+    from temex.content import _text_kernel
     from temex.content.text import _ESCAPED, markdown_text
-    from temex.page import _kernel
     from temex.page.dom import parse
 
-    assert _ESCAPED == _kernel.ESCAPABLE
+    assert _ESCAPED == _text_kernel.ESCAPABLE
     html = ("<html><head><base href='http://example.org/d/'></head><body><h1>T <em>x</em></h1>"
             "<p>1. not a list * a_b [c] <b>bold <a href='p?q=1 2'>link</a></b> | pipe</p>"
             "<ol start=' 3'><li>a<ul><li># b<li><p>c</p><p>d</p></ul><li>e</ol>"

@@ -600,7 +600,7 @@ def _tag_index(t: str) -> int:
 
 def _compiled_rows(k: Any, doc: Document, blocks: Blocks, rule: dict[str, Any],
                    site: dict[str, Any] | None) -> FeatureRows:
-    """:func:`block_features` by the kernel (``temex.page._kernel.feature_rows``):
+    """:func:`block_features` by the kernel (``temex.content._kernel.feature_rows``):
     the per-element and per-block loops of every group in C, from the same
     inputs as the pure path (subtree sums, name flags, record lists; checked
     equal on every shared page by ``bench/probes/kernel_identity.py`` and the
@@ -627,7 +627,7 @@ def context_features(doc: Document, blocks: Blocks, s1: Sequence[float],
     """Stage-2 features (:data:`CONTEXT_FEATURES`) from stage-1 probabilities;
     ``lists``: per block its record list and record (:func:`block_lists`,
     computed when not given). Compiled when the kernel runs
-    (``temex.page._kernel.context_rows``): the same rows."""
+    (``temex.content._kernel.context_rows``): the same rows."""
     n = len(blocks)
     lk, rk = lists if lists is not None else block_lists(doc, blocks)
     k = kernel.get()
