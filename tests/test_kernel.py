@@ -12,6 +12,7 @@ tests/test_dom.py, through whichever path runs).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -129,6 +130,52 @@ def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("TEMEX_KERNEL", raising=False)
     module, why = kernel._load()
     assert module is None and "selectolax 9.9.9" in why and "pure-Python path" in why
+
+
+def test_a_partial_build_runs_the_pure_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel runs only when every layer imports: with one missing, the
+    pure-Python path runs and the status names what is missing."""
+    monkeypatch.setattr(kernel, "LAYERS", (*kernel.LAYERS, "temex.content._no_such_kernel"))
+    monkeypatch.delenv("TEMEX_KERNEL", raising=False)
+    module, why = kernel._load()
+    assert module is None and "not built" in why and why.endswith("pure-Python path")
+    if _built():
+        assert "missing: temex.content._no_such_kernel)" in why
+
+
+def _resolve(dotted: str) -> Any:
+    """What a dotted name names: its longest importable module, then attributes."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            found = getattr(found, name)
+        return found
+    raise ImportError(dotted)
+
+
+def test_every_compiled_function_names_its_python_twin() -> None:
+    """``kernel.TWINS``: every Python twin resolves (on every install, the
+    pure one too); with the kernel built, every compiled name resolves in
+    its layer, and every public function and class of every layer is named
+    there, and once in the namespace ``kernel.get`` gives."""
+    assert kernel.TWINS
+    for compiled, twin in kernel.TWINS.items():
+        assert compiled.rpartition(".")[0] in kernel.LAYERS, compiled
+        assert _resolve(twin) is not None, twin
+    if not _built():
+        return
+    for compiled in kernel.TWINS:
+        assert callable(_resolve(compiled)), compiled
+    public = {f"{layer}.{name}" for layer in kernel.LAYERS
+              for name, value in vars(importlib.import_module(layer)).items()
+              if not name.startswith("_") and callable(value)}
+    assert public == set(kernel.TWINS), public ^ set(kernel.TWINS)
+    merged = vars(kernel.layers())
+    assert all(merged[c.rpartition(".")[2]] is _resolve(c) for c in kernel.TWINS)
 
 
 @pytest.mark.slow
