@@ -458,6 +458,35 @@ def test_content_features_and_probabilities_are_the_pure_paths(
 
 
 @needs_kernel
+def test_feature_rows_are_laid_out_by_the_feature_definitions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel's rows are as wide as the groups of
+    ``content/feature_columns.py`` say (their widths passed in); a group
+    whose width is not that of the values the kernel writes is refused, not
+    written over its neighbours."""
+    from temex.content import _kernel as content_kernel
+    from temex.content import features
+    from temex.content.feature_columns import FEATURES, GROUPS, SITE_FEATURES, WIDTHS
+    from temex.content.params import ContentParams
+    from temex.content.rules import rule_signals
+    from temex.page.blocks import page_blocks
+    from temex.page.dom import parse
+
+    assert WIDTHS == (*map(len, GROUPS), len(SITE_FEATURES))
+    assert sum(WIDTHS[:-1]) == len(FEATURES)
+    assert all(k in (-1, w) for k, w in zip(content_kernel.FEATURE_WIDTHS, WIDTHS, strict=True))
+    doc = parse(b"<html><head><title>A page</title></head><body><h1>A page</h1>"
+                b"<p>Some text, a sentence. Another one.</p><ul><li>a<li>b</ul></body></html>")
+    blocks = page_blocks(doc)
+    rule = rule_signals(doc, blocks, [False] * len(blocks), ContentParams())
+    rows = features.block_features(doc, blocks, rule)
+    assert len(rows) == len(blocks) and all(len(r) == len(FEATURES) for r in rows)
+    monkeypatch.setattr(features, "WIDTHS", (WIDTHS[0] + 1, *WIDTHS[1:]))
+    with pytest.raises(ValueError, match="feature group widths"):
+        features.block_features(doc, blocks, rule)
+
+
+@needs_kernel
 def test_compiled_markdown_writer_escapes_what_text_py_escapes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled writer scans text for the characters of text.py's

@@ -68,23 +68,44 @@ cdef inline double _q(double a, double b):
     return a / b
 
 
+#: The width of each group of a row as :func:`feature_rows` writes it, in row
+#: order (text, tags, ancestors, names, subtrees, neighbours, rules,
+#: landmarks, records, kinds; then the site group); -1: one-hot, as wide as
+#: the caller says.
+FEATURE_WIDTHS = (20, -1, -1, 4, 10, 6, 9, 5, 10, 3, 9)
+
+
+cdef int _check_widths(tuple widths) except -1:
+    if len(widths) != len(FEATURE_WIDTHS) or any([want >= 0 and got != want for want, got
+                                                  in zip(FEATURE_WIDTHS, widths)]):
+        raise ValueError(f"feature group widths {widths}: the kernel writes {FEATURE_WIDTHS}"
+                         " (-1: one-hot, any width)")
+    return 0
+
+
 def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
                  list node, list chars, list lchars, list texts, list words,
                  list sc, list sl, list sb, dict anc_bits, dict tag_index, object tag_class,
-                 Py_ssize_t n_tags, Py_ssize_t n_anc, Py_ssize_t table_bit,
+                 tuple widths, Py_ssize_t table_bit,
                  bytes neg, bytes pos, bytes comm, frozenset stop, object title_words,
                  tuple rule, list lists, list recs, object data_table, object site):
     """:func:`temex.content.features.block_features` in one pass per group:
-    the same rows as one flat ``array('d')``, row after row (each
-    ``20 + n_tags + n_anc + 47`` values, 9 more with ``site``), each value
-    computed by the same operations in the same order (``rule``: ld_ok, named, records, chosen_mask, region, title;
+    the same rows as one flat ``array('d')``, row after row, each value
+    computed by the same operations in the same order. ``widths``: the
+    widths of the groups in row order, then the site group's
+    (:data:`temex.content.feature_columns.WIDTHS`): a row is the groups'
+    widths long, the site group's more with ``site``; the tag and ancestor
+    groups are one-hot of any width, the others must be as wide as the
+    values written here (:data:`FEATURE_WIDTHS`; else ValueError).
+    ``rule``: ld_ok, named, records, chosen_mask, region, title;
     ``site``: None or (pages, df, chosen_mask, region); ``tag_class(tag)``:
     the index in ``_TAGS`` of a tag not in ``tag_index`` yet; the float sum
     of the page's stop-word rate is Python's own ``sum``)."""
+    _check_widths(widths)
     cdef Py_ssize_t nb = len(node), ne = len(tag), b, d, i, p, gp, j, k, col, nw, t
     cdef Py_ssize_t end = body + <Py_ssize_t> size[body] if body >= 0 else 0
-    cdef Py_ssize_t nf = 20 + n_tags + n_anc + 4 + 10 + 6 + 9 + 5 + 10 + 3
-    cdef Py_ssize_t nsite = 9 if site is not None else 0
+    cdef Py_ssize_t gw[11]  # the groups' widths
+    cdef Py_ssize_t nf = 0, nsite, n_tags, n_anc
     cdef const unsigned char[:] fneg = neg
     cdef const unsigned char[:] fpos = pos
     cdef const unsigned char[:] fcom = comm
@@ -121,6 +142,12 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
     cdef Py_ssize_t ntw = len(title_words)
     cdef int kind
     cdef void *data
+    for j in range(11):
+        gw[j] = <Py_ssize_t> widths[j]
+        if j < 10:
+            nf += gw[j]
+    n_tags, n_anc = gw[1], gw[2]
+    nsite = gw[10] if site is not None else 0
     if (anc == NULL or negc == NULL or posc == NULL or below == NULL or c_ == NULL
             or l_ == NULL or sent == NULL or rc == NULL):
         free(anc); free(negc); free(posc); free(below); free(c_); free(l_); free(sent); free(rc)
@@ -310,7 +337,7 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
             _set(rowp, 18, 1.0 if cc < 20 else 0.0)
             _set(rowp, 19, 1.0 if cc > 400 else 0.0)
             before += cc
-            col = 20
+            col = gw[0]
             # TAG_FEATURES
             v = tag_index.get(tag[d])
             if v is None:
@@ -331,7 +358,7 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
             _set(rowp, col + 1, 1.0 if (fneg[d] or fneg[p]) else 0.0)
             _set(rowp, col + 2, <double> min(posc[d], 3) / 3.0)
             _set(rowp, col + 3, 1.0 if (fpos[d] or (d != body and fpos[p])) else 0.0)
-            col += 4
+            col += gw[3]
             # SUBTREE_FEATURES
             for i in (p, gp):
                 x = <double> <Py_ssize_t> sc[i]
@@ -361,7 +388,7 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
                 _set(rowp, col + 1, 0.0)
                 _set(rowp, col + 3, 0.0)
                 _set(rowp, col + 5, 0.0)
-            col += 6
+            col += gw[5]
             # RULE_FEATURES
             _set(rowp, col, PyFloat_AsDouble(ld_ok[b]))
             _set(rowp, col + 1, PyFloat_AsDouble(named[b]))
@@ -372,7 +399,7 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
             _set(rowp, col + 6, region_share)
             _set(rowp, col + 7, log_total)
             _set(rowp, col + 8, page_ld)
-            col += 9
+            col += gw[6]
             # LANDMARK_FEATURES
             x = <double> ntitle / <double> nw if (nw and ntw) else 0.0
             _set(rowp, col, x)
@@ -381,7 +408,7 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
             _set(rowp, col + 2, 1.0 if (first_h1 >= 0 and b >= first_h1) else 0.0)
             _set(rowp, col + 3, 1.0 if below[d] else 0.0)
             _set(rowp, col + 4, 1.0 if b == first_h1 else 0.0)
-            col += 5
+            col += gw[7]
             # RECORD_FEATURES
             k = <Py_ssize_t> lists[b]
             if k < 0:
@@ -400,7 +427,7 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
                 _set(rowp, col + 7, 1.0 if firstrec[k] == <Py_ssize_t> recs[b] else 0.0)
                 _set(rowp, col + 8, in_lists)
                 _set(rowp, col + 9, x / total)
-            col += 10
+            col += gw[8]
             # KIND_FEATURES
             _set(rowp, col, <double> syms / cc if cc else 0.0)
             if anc[d] & (<long long> 1 << table_bit):
@@ -416,7 +443,7 @@ def feature_rows(list tag, list parent, list size, list depth, Py_ssize_t body,
             else:
                 _set(rowp, col + 1, 0.0)
                 _set(rowp, col + 2, 0.0)
-            col += 3
+            col += gw[9]
             # SITE_FEATURES
             if site is not None:
                 df = <Py_ssize_t> sdf[b]
