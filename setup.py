@@ -1,9 +1,15 @@
-"""Build of temex's one compiled module, ``temex.page._kernel`` (Cython, issue 24).
+"""Build of temex's compiled kernel (Cython, issue 24): one extension module
+per layer, each beside the Python it speeds up (:data:`LAYERS`; they share
+the Lexbor layouts of ``src/temex/page/_lexbor.pxd`` and the page layer's
+walk through ``src/temex/page/_kernel.pxd``).
 
-The metadata lives in pyproject.toml; this file only adds the extension. It
-is optional: without a C compiler or Cython, or with ``TEMEX_BUILD_KERNEL=0``
-in the environment, temex installs without it and runs the pure-Python path
-(same output, slower; ``temex --version`` says which path runs).
+The metadata lives in pyproject.toml; this file only adds the extensions.
+They are optional: without a C compiler or Cython, or with
+``TEMEX_BUILD_KERNEL=0`` in the environment, temex installs without them and
+runs the pure-Python path (same output, slower). An extension that fails to
+build is skipped with a warning; :mod:`temex.page.kernel` runs the kernel
+only when every layer's module imports, so a partial build runs the
+pure-Python path too (``temex --version`` says which path runs and why).
 """
 
 from __future__ import annotations
@@ -28,12 +34,20 @@ class OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as e:  # noqa: BLE001 - the compiler failed on this extension
-            _skip(e)
+            _skip(e, ext.name)
 
 
-def _skip(e: BaseException) -> None:
-    print(f"temex: compiled kernel not built ({type(e).__name__}: {e}); "
+def _skip(e: BaseException, layer: str = "") -> None:
+    what = f"compiled kernel layer {layer}" if layer else "compiled kernel"
+    print(f"temex: {what} not built ({type(e).__name__}: {e}); "
           "the pure-Python path will run", file=sys.stderr)
+
+
+#: The compiled layers: module name, source (temex.page.kernel.LAYERS names the same).
+LAYERS = (("temex.page._kernel", "src/temex/page/_kernel.pyx"),
+          ("temex.template._kernel", "src/temex/template/_kernel.pyx"),
+          ("temex.content._kernel", "src/temex/content/_kernel.pyx"),
+          ("temex.content._text_kernel", "src/temex/content/_text_kernel.pyx"))
 
 
 def _extensions() -> list:  # type: ignore[type-arg]
@@ -45,10 +59,11 @@ def _extensions() -> list:  # type: ignore[type-arg]
     except ImportError as e:
         _skip(e)
         return []
-    ext = Extension("temex.page._kernel", ["src/temex/page/_kernel.pyx"],
-                    extra_compile_args=(["-O2", "-ffp-contract=off"] if os.name == "posix" else []))
+    args = ["-O2", "-ffp-contract=off"] if os.name == "posix" else []
+    exts = [Extension(name, [source], extra_compile_args=args) for name, source in LAYERS]
     try:
-        return cythonize([ext], compiler_directives={"language_level": "3"}, quiet=True)
+        return cythonize(exts, compiler_directives={"language_level": "3"}, include_path=["src"],
+                         quiet=True)
     except Exception as e:  # noqa: BLE001 - Cython failed: install without the kernel
         _skip(e)
         return []

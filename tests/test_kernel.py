@@ -12,6 +12,7 @@ tests/test_dom.py, through whichever path runs).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -32,8 +33,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _built() -> bool:
+    """Every layer's compiled module imports (kernel.LAYERS)."""
     try:
-        from temex.page import _kernel  # noqa: F401
+        kernel.layers()
     except ImportError:
         return False
     return True
@@ -118,17 +120,62 @@ class _Misreading:
 
 @needs_kernel
 def test_self_check_turns_a_misreading_kernel_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    from temex.page import _kernel
-
     from temex.page.kernel_check import self_check
 
-    assert self_check(_kernel) == ""
+    k = kernel.layers()
+    assert self_check(k) == ""
     for wrong in ("parent", "cap", "text", "address", "events", "sum"):
-        assert self_check(_Misreading(_kernel, wrong)), wrong
+        assert self_check(_Misreading(k, wrong)), wrong
     monkeypatch.setattr(selectolax, "__version__", "9.9.9")
     monkeypatch.delenv("TEMEX_KERNEL", raising=False)
     module, why = kernel._load()
     assert module is None and "selectolax 9.9.9" in why and "pure-Python path" in why
+
+
+def test_a_partial_build_runs_the_pure_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel runs only when every layer imports: with one missing, the
+    pure-Python path runs and the status names what is missing."""
+    monkeypatch.setattr(kernel, "LAYERS", (*kernel.LAYERS, "temex.content._no_such_kernel"))
+    monkeypatch.delenv("TEMEX_KERNEL", raising=False)
+    module, why = kernel._load()
+    assert module is None and "not built" in why and why.endswith("pure-Python path")
+    if _built():
+        assert "missing: temex.content._no_such_kernel)" in why
+
+
+def _resolve(dotted: str) -> Any:
+    """What a dotted name names: its longest importable module, then attributes."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            found = getattr(found, name)
+        return found
+    raise ImportError(dotted)
+
+
+def test_every_compiled_function_names_its_python_twin() -> None:
+    """``kernel.TWINS``: every Python twin resolves (on every install, the
+    pure one too); with the kernel built, every compiled name resolves in
+    its layer, and every public function and class of every layer is named
+    there, and once in the namespace ``kernel.get`` gives."""
+    assert kernel.TWINS
+    for compiled, twin in kernel.TWINS.items():
+        assert compiled.rpartition(".")[0] in kernel.LAYERS, compiled
+        assert _resolve(twin) is not None, twin
+    if not _built():
+        return
+    for compiled in kernel.TWINS:
+        assert callable(_resolve(compiled)), compiled
+    public = {f"{layer}.{name}" for layer in kernel.LAYERS
+              for name, value in vars(importlib.import_module(layer)).items()
+              if not name.startswith("_") and callable(value)}
+    assert public == set(kernel.TWINS), public ^ set(kernel.TWINS)
+    merged = vars(kernel.layers())
+    assert all(merged[c.rpartition(".")[2]] is _resolve(c) for c in kernel.TWINS)
 
 
 @pytest.mark.slow
@@ -411,6 +458,35 @@ def test_content_features_and_probabilities_are_the_pure_paths(
 
 
 @needs_kernel
+def test_feature_rows_are_laid_out_by_the_feature_definitions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel's rows are as wide as the groups of
+    ``content/feature_columns.py`` say (their widths passed in); a group
+    whose width is not that of the values the kernel writes is refused, not
+    written over its neighbours."""
+    from temex.content import _kernel as content_kernel
+    from temex.content import features
+    from temex.content.feature_columns import FEATURES, GROUPS, SITE_FEATURES, WIDTHS
+    from temex.content.params import ContentParams
+    from temex.content.rules import rule_signals
+    from temex.page.blocks import page_blocks
+    from temex.page.dom import parse
+
+    assert WIDTHS == (*map(len, GROUPS), len(SITE_FEATURES))
+    assert sum(WIDTHS[:-1]) == len(FEATURES)
+    assert all(k in (-1, w) for k, w in zip(content_kernel.FEATURE_WIDTHS, WIDTHS, strict=True))
+    doc = parse(b"<html><head><title>A page</title></head><body><h1>A page</h1>"
+                b"<p>Some text, a sentence. Another one.</p><ul><li>a<li>b</ul></body></html>")
+    blocks = page_blocks(doc)
+    rule = rule_signals(doc, blocks, [False] * len(blocks), ContentParams())
+    rows = features.block_features(doc, blocks, rule)
+    assert len(rows) == len(blocks) and all(len(r) == len(FEATURES) for r in rows)
+    monkeypatch.setattr(features, "WIDTHS", (WIDTHS[0] + 1, *WIDTHS[1:]))
+    with pytest.raises(ValueError, match="feature group widths"):
+        features.block_features(doc, blocks, rule)
+
+
+@needs_kernel
 def test_compiled_markdown_writer_escapes_what_text_py_escapes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled writer scans text for the characters of text.py's
@@ -418,11 +494,11 @@ def test_compiled_markdown_writer_escapes_what_text_py_escapes(
     (nested and numbered lists, a data table and a layout table, code with a
     language and backticks, quotes, links made absolute, images, emphasis,
     escapes at line starts) gives the pure writer's Markdown."""
+    from temex.content import _text_kernel
     from temex.content.text import _ESCAPED, markdown_text
-    from temex.page import _kernel
     from temex.page.dom import parse
 
-    assert _ESCAPED == _kernel.ESCAPABLE
+    assert _ESCAPED == _text_kernel.ESCAPABLE
     html = ("<html><head><base href='http://example.org/d/'></head><body><h1>T <em>x</em></h1>"
             "<p>1. not a list * a_b [c] <b>bold <a href='p?q=1 2'>link</a></b> | pipe</p>"
             "<ol start=' 3'><li>a<ul><li># b<li><p>c</p><p>d</p></ul><li>e</ol>"

@@ -23,8 +23,13 @@ WWW); the selection of features is ours (docs/CONTENT.md).
 Cost: O(n + w) per page: one pre-order pass over ``<body>`` for ancestors
 and names, one pass of subtree sums, one pass over the blocks' words. When
 the compiled kernel runs (:mod:`temex.page.kernel`), the groups' loops run in
-C (:func:`_compiled_rows`, rows as :class:`FeatureRows`); the Python groups
-below stay the reference and give the same values (tests/test_kernel.py).
+C (:func:`_compiled_rows`, rows as :class:`FeatureRows`, laid out by the
+groups' widths); the Python groups below stay the reference and give the
+same values (tests/test_kernel.py, and the layers' tests on both paths).
+
+The columns themselves (each group's names in row order, their widths, the
+tag classes, ancestor tags, stop words and name words they read) are defined
+in :mod:`temex.content.feature_columns`; this module builds the rows.
 """
 
 from __future__ import annotations
@@ -34,7 +39,6 @@ import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import chain
 from typing import Any, overload
 
@@ -42,12 +46,21 @@ from ..page import kernel
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import HEADING_TAGS, Document
 from ..page.names import NameMemo, ancestor_counts, flagged_below, name_flags, part_flags
-from ..page.vocabulary import (
-    COMMENT_PREFIXES,
-    COMMENT_SECTION_PREFIXES,
-    CONTENT_PREFIXES,
-    NOISE_PREFIXES,
-    SCORER_NOISE_WORDS,
+from ..page.vocabulary import COMMENT_SECTION_PREFIXES
+from .feature_columns import (
+    _ANC,
+    _ANC_BITS,
+    _STOP,
+    _TAGS,
+    CONTEXT_FEATURES,
+    FEATURES,
+    SITE_FEATURES,
+    WIDTHS,
+    _comment_like,
+    _positive,
+    _tag_index,
+    _tagclass,
+    negative_words,
 )
 from .records import RecordLists, record_lists
 from .text import _data_table  # the Markdown writer's table test: one definition
@@ -56,120 +69,8 @@ from .title import page_title_text
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "FeatureRows", "SITE_FEATURES",
            "block_features", "context_features", "logit"]
 
-_TAGS = ("p", "h1", "h2", "h3", "h456", "li", "td", "div", "pre", "blockquote", "dd", "br",
-         "body", "span_like", "caption")
-_ANC = ("article", "main", "table", "form", "header", "footer", "nav", "aside", "ul", "li",
-        "blockquote", "a", "h", "pre", "code", "figure", "math", "section", "details")
-_STOP = frozenset("""a an the and or but if of to in on at by for with from as is are was were be
-been being it its this that these those he she they we you i his her their our your my me him
-them us not no so than then there here which who whom what when where why how all any some such
-will would can could should may might must do does did has have had into about over after before
-up out more most other also just only very""".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
-_SPLIT = re.compile(r"[^a-z]+")
 _ASCII_DIGIT = re.compile(r"[0-9]")
-
-#: Text and place of the block.
-TEXT_FEATURES = ["bias", "log_chars", "log_text_chars", "link_density", "log_words",
-                 "avg_word_len", "stop_rel", "punct_rate", "sentence_ends", "ends_punct",
-                 "digit_rate", "upper_start", "comma_rate", "pipe_or_bullet", "depth_rel",
-                 "pos_rel", "pos_rel_sq", "index_rel", "short", "very_long"]
-TAG_FEATURES = [f"tag_{t}" for t in _TAGS]
-ANCESTOR_FEATURES = [f"anc_{t}" for t in _ANC]
-NAME_FEATURES = ["neg_names", "neg_self", "pos_names", "pos_near"]
-SUBTREE_FEATURES = ["par_log_chars", "par_ld", "par_log_blocks", "par_share", "par_avg_chars",
-                    "gp_log_chars", "gp_ld", "gp_log_blocks", "gp_share", "gp_avg_chars"]
-NEIGHBOUR_FEATURES = ["prev_ld", "next_ld", "prev_log_chars", "next_log_chars",
-                      "prev_heading", "next_log_text"]
-RULE_FEATURES = ["rule_ld_ok", "rule_named", "rule_records", "rule_region", "rule_chosen",
-                 "rule_title", "region_share", "log_page_chars", "page_ld"]
-LANDMARK_FEATURES = ["title_overlap", "title_equal", "after_h1", "comment_anc", "first_h1"]
-#: The block's record list (:func:`temex.content.records.record_lists`).
-RECORD_FEATURES = ["rec_in", "rec_share", "rec_text_share", "rec_log_n", "rec_ld", "rec_anchor",
-                   "rec_max_share", "rec_first", "rec_page_share", "rec_record_share"]
-#: Code, tables, figures.
-KIND_FEATURES = ["code_syms", "data_table", "table_share"]
-
-FEATURES: list[str] = (TEXT_FEATURES + TAG_FEATURES + ANCESTOR_FEATURES + NAME_FEATURES
-                       + SUBTREE_FEATURES + NEIGHBOUR_FEATURES + RULE_FEATURES
-                       + LANDMARK_FEATURES + RECORD_FEATURES + KIND_FEATURES)
-SITE_FEATURES: list[str] = ["site_pages", "site_repeated", "site_df_rate", "site_long_repeated",
-                            "site_rule_chosen", "site_rule_region", "site_rep_share",
-                            "site_long_rep_share", "site_rep_prose"]
-CONTEXT_FEATURES: list[str] = ["s1", "prev_s1", "next_s1", "par_s1", "gp_s1", "ggp_s1",
-                               "win_s1", "page_s1", "list_s1", "record_s1"]
-
-
-def _tagclass(t: str) -> str:
-    if t in ("h4", "h5", "h6"):
-        return "h456"
-    if t in ("th", "td"):
-        return "td"
-    if t in ("dt", "dd"):
-        return "dd"
-    if t in ("figcaption", "caption"):
-        return "caption"
-    if t in _TAGS:
-        return t
-    return "span_like"
-
-
-@lru_cache(maxsize=1 << 13)
-def _value_words(value: str) -> tuple[frozenset[str], bool, bool]:
-    """:func:`_name_words` of one ``id`` or class value. Cached across pages
-    and sites: class values repeat from site to site (``row``,
-    ``entry-content``) far more than whole (id, classes) pairs do, so a page
-    never seen finds most of its values judged (8,192 entries, about two
-    megabytes at most: a worker's memory stays flat)."""
-    low = value.lower()
-    if low.startswith("js-"):
-        return _NO_WORDS
-    words = [w for w in _SPLIT.split(low) if w]
-    neg = frozenset(w for w in words if w.startswith(NOISE_PREFIXES) or w in SCORER_NOISE_WORDS)
-    pos = _pos(words) if words else False
-    comment = any(w.startswith(COMMENT_PREFIXES) for w in words)
-    if not (neg or pos or comment):
-        return _NO_WORDS  # most values: one shared verdict, nothing kept per value
-    return neg or _NO_WORDS[0], pos, comment
-
-
-_NO_WORDS: tuple[frozenset[str], bool, bool] = (frozenset(), False, False)
-
-
-@lru_cache(maxsize=4096)
-def _name_words(id_: str, classes: tuple[str, ...]) -> tuple[frozenset[str], bool, bool]:
-    """(negative words, positive verdict, comment-like verdict) of an
-    element's ``id`` and classes (``js-`` hooks skipped), the union of its
-    values' (:func:`_value_words`); cached across pages: a site repeats its
-    names on every page (4,096 entries, about a megabyte)."""
-    values = (id_, *classes) if id_ else classes
-    if not values:
-        return _NO_WORDS
-    if len(values) == 1:
-        return _value_words(values[0])
-    judged = [_value_words(v) for v in values]
-    return (frozenset().union(*(j[0] for j in judged)), any(j[1] for j in judged),
-            any(j[2] for j in judged))
-
-
-def negative_words(id_: str, classes: tuple[str, ...]) -> frozenset[str]:
-    """The words of an element's names that mark noise
-    (:data:`~temex.page.vocabulary.NOISE_PREFIXES`,
-    :data:`~temex.page.vocabulary.SCORER_NOISE_WORDS`)."""
-    return _name_words(id_, classes)[0]
-
-
-def _pos(words: list[str]) -> bool:
-    return any(w.startswith(CONTENT_PREFIXES) for w in words)
-
-
-def _positive(id_: str, classes: tuple[str, ...]) -> bool:
-    return _name_words(id_, classes)[1]
-
-
-def _comment_like(id_: str, classes: tuple[str, ...]) -> bool:
-    return _name_words(id_, classes)[2]
-
 
 # the name verdicts of these three, remembered across pages (page.names)
 _NEGATIVE_MEMO: NameMemo = {}
@@ -586,21 +487,14 @@ def block_features(doc: Document, blocks: Blocks, rule: dict[str, Any],
     return [list(chain.from_iterable(parts)) for parts in zip(*groups)]
 
 
-#: Per tag: its bit in the ancestor mask (headings share ``h``'s).
-_ANC_BITS = {**{t: 1 << k for k, t in enumerate(_ANC)},
-             **dict.fromkeys(HEADING_TAGS, 1 << _ANC.index("h"))}
 #: Per tag seen: the index of its class in :data:`_TAGS` (filled by the kernel
 #: through :func:`_tag_index`; a page repeats its tags).
 _TAG_INDEX: dict[str, int] = {}
 
 
-def _tag_index(t: str) -> int:
-    return _TAGS.index(_tagclass(t))
-
-
 def _compiled_rows(k: Any, doc: Document, blocks: Blocks, rule: dict[str, Any],
                    site: dict[str, Any] | None) -> FeatureRows:
-    """:func:`block_features` by the kernel (``temex.page._kernel.feature_rows``):
+    """:func:`block_features` by the kernel (``temex.content._kernel.feature_rows``):
     the per-element and per-block loops of every group in C, from the same
     inputs as the pure path (subtree sums, name flags, record lists; checked
     equal on every shared page by ``bench/probes/kernel_identity.py`` and the
@@ -617,7 +511,7 @@ def _compiled_rows(k: Any, doc: Document, blocks: Blocks, rule: dict[str, Any],
     return FeatureRows(k.feature_rows(
         doc.tag, doc.parent, doc.size, doc.depth, doc.body, blocks.node, blocks.chars,
         blocks.link_chars, blocks.joined, blocks.words, sc, sl, sb, _ANC_BITS, _TAG_INDEX,
-        _tag_index, len(_TAGS), len(_ANC), _ANC.index("table"), neg, pos, comm, _STOP,
+        _tag_index, WIDTHS, _ANC.index("table"), neg, pos, comm, _STOP,
         _title_words(doc), masks, lists, recs, lambda t: _data_table(doc, t), evidence), width)
 
 
@@ -627,7 +521,7 @@ def context_features(doc: Document, blocks: Blocks, s1: Sequence[float],
     """Stage-2 features (:data:`CONTEXT_FEATURES`) from stage-1 probabilities;
     ``lists``: per block its record list and record (:func:`block_lists`,
     computed when not given). Compiled when the kernel runs
-    (``temex.page._kernel.context_rows``): the same rows."""
+    (``temex.content._kernel.context_rows``): the same rows."""
     n = len(blocks)
     lk, rk = lists if lists is not None else block_lists(doc, blocks)
     k = kernel.get()

@@ -31,7 +31,7 @@ HIDDEN_TAGS = IGNORED_TAGS | frozenset({"select", "option", "textarea", "button"
                                         "title", "iframe", "svg"})
 #: Form controls whose text may be shown (:func:`shown_controls`).
 _CHOICE_TAGS = frozenset({"select", "option"})
-_HIDDEN_FLAG = 8  # the HIDDEN bit of the kernel's tag_flags (_kernel.pyx)
+_HIDDEN_FLAG = 8  # the HIDDEN bit of the kernel's tag_flags (_kernel.pxd)
 #: Where a page declares its main content (:func:`loading_state`).
 _MAIN = frozenset({"main"})
 #: Most options of a list that :func:`shown_controls` shows: a product's
