@@ -14,7 +14,7 @@ cimport cython
 from libc.stdint cimport uintptr_t
 
 from temex.page._kernel cimport BLOCK, PRE, _Walk, _walk
-from temex.page._lexbor cimport CharData, _decode
+from temex.page._lexbor cimport CharData, _char_text
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
@@ -58,11 +58,7 @@ cdef class _Lines(_Walk):
     cdef void text(self, Py_ssize_t owner, CharData *t) except *:
         if self.template[owner]:
             return
-        if t.data.data == NULL:
-            value = ""
-        else:
-            value = _decode(t.data.data, t.data.length)
-        self.cur.append(value)
+        self.cur.append(_char_text(t))
 
 
 cdef list _text_lines(uintptr_t start_address, Py_ssize_t start, list size, bytes flags,
@@ -448,11 +444,7 @@ cdef class _MarkdownWalk(_Walk):
     cdef void text(self, Py_ssize_t owner, CharData *t) except *:
         if self.template[owner]:
             return
-        if t.data.data == NULL:
-            value = ""
-        else:
-            value = _decode(t.data.data, t.data.length)
-        self.md.text(value)
+        self.md.text(_char_text(t))
 
 
 cdef tuple _keep_masks(list keep, list parent):

@@ -25,7 +25,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from temex.page._lexbor cimport (
     ATTR_LAST_ENTRY, ELEMENT_NODE, TAG_LAST_ENTRY, TEXT_NODE, Attr, CharData, Element, Node,
-    _blank, _decode, _entry_str)
+    _blank, _char_text, _decode, _entry_str)
 
 #: lxb_tag_res_data_default, in id order (lower-cased, as temex reads tags)
 _TAG_NAMES = [
@@ -377,11 +377,7 @@ cdef class _Walk:
     cdef void text(self, Py_ssize_t owner, CharData *t) except *:
         if self.template[owner]:
             return
-        if t.data.data == NULL:
-            value = ""
-        else:
-            value = _decode(t.data.data, t.data.length)
-        self.out.append(value)
+        self.out.append(_char_text(t))
 
 
 def tag_flags(list tag, frozenset block, frozenset ignored, frozenset hidden):

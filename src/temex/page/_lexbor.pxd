@@ -160,6 +160,13 @@ cdef inline str _entry_str(uintptr_t address):
     return _decode(d.entry.u.long_str, d.entry.length)
 
 
+cdef inline str _char_text(CharData *t):
+    """A text node's text, "" where Lexbor holds no data."""
+    if t.data.data == NULL:
+        return ""
+    return _decode(t.data.data, t.data.length)
+
+
 cdef inline bint _blank(CharData *t) noexcept nogil:
     """Text of ASCII whitespace only (selectolax's ``skip_empty``)."""
     cdef size_t k
