@@ -27,7 +27,7 @@ __all__ = ["TITLE_HEADINGS", "head_titles", "page_title_text"]
 
 #: Headings that may name the page, ``h1`` to ``h3`` (both title finders).
 #: Any element was measured and rejected for the detectors' rule
-#: (docs/BENCHMARKS.md): the active item of a forum's or a docs site's
+#: (docs/journal (core)): the active item of a forum's or a docs site's
 #: navigation names the page too.
 TITLE_HEADINGS = frozenset({"h1", "h2", "h3"})
 

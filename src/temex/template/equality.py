@@ -31,7 +31,7 @@ more restrictive, the more precision (and less recall)" (§4.2). temex offers:
     word for word, and stops the mapping where a page's own text begins; it
     also stops it above template parts nested in a container whose own text
     changes (a date line), which is why ``label`` with text *evidence* does
-    better. Measured against the papers' relations in docs/BENCHMARKS.md.
+    better. Measured against the papers' relations in docs/journal (core).
 
 A relation is a small object with three views of a node ``i``:
 
@@ -255,7 +255,7 @@ def _jaccard(a: tuple[object, ...], b: tuple[object, ...]) -> float:
 
 
 #: The relation used unless another is asked for. Chosen by measurement
-#: (docs/BENCHMARKS.md): with the detectors' evidence and content-region
+#: (docs/journal (core)): with the detectors' evidence and content-region
 #: rules, ``label`` equals ``text`` on the shared sites and is better on the
 #: 34 sites of the content datasets, where sites put page-specific classes and
 #: ids on containers and a mapping that requires them stops early.

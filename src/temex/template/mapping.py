@@ -39,7 +39,7 @@ greedily (in order, first equal key that keeps the order). Both stay
 one-to-one and order-preserving but may map fewer nodes than the maximum.
 Without the bound, a comment thread of 150 entries against one of 100 explored
 133,000 node pairs (3 s); with it, 0.01 s for 3% fewer mapped nodes; on the
-shared sites the results are identical (docs/BENCHMARKS.md). 100,000 siblings
+shared sites the results are identical (docs/journal (core)). 100,000 siblings
 stay fast.
 
 Everything is iterative (an explicit stack), so 10,000-deep trees are fine.

@@ -32,7 +32,7 @@ __all__ = ["DEFAULT_MOVED", "moved_blocks", "moved_hashes"]
 
 #: Fewest characters of text a moved block holds (``moved`` of the
 #: detectors; None turns the mapping off). Chosen leaving one site out
-#: (docs/BENCHMARKS.md): 20 to 80 give the same figures on every site.
+#: (docs/journal (core)): 20 to 80 give the same figures on every site.
 DEFAULT_MOVED = 20
 
 
@@ -78,7 +78,7 @@ def moved_blocks(key: Document, page: Document, mapping: dict[int, int],
     Blocks only, and not the shortest texts: an inline piece (a link to
     ``np.linspace`` in two code listings, a form's "Email*" label) that
     recurs inside content of different text is the page's own, and mapping
-    it cost digitalplant 0.003 (docs/BENCHMARKS.md, "Blocks that moved")."""
+    it cost digitalplant 0.003 (docs/journal (core), "Blocks that moved")."""
     if not mapping:
         return mapping
     hk, chars = _identity(key)

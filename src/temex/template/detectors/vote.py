@@ -35,7 +35,7 @@ class VoteDetector(BaseDetector):
         A node is template when mapped (and supported) in *more than*
         ``threshold`` × (number of pages) pages: 0.5 is a strict majority
         (2 of 2, 2 of 3, 3 of 4), 0 is "any page". Measured on the shared
-        sites (docs/BENCHMARKS.md): a strict majority beats "at least half"
+        sites (docs/journal (core)): a strict majority beats "at least half"
         from n = 4 on (0.985 vs 0.959 mean template F1); use the
         ``intersect`` detector for "every page".
     max_cells : int
@@ -73,7 +73,7 @@ class VoteDetector(BaseDetector):
         and with two posts and two menu pages compared it had 2 votes of 4.
         Headings are left to the vote of all pages (a kind's section
         headings, "Description", "Ingredients", name the page's own
-        sections). Chosen leave-one-site-out (docs/BENCHMARKS.md).
+        sections). Chosen leave-one-site-out (docs/journal (core)).
     evidence_share : float in [0, 1] or None, default 0.5
         Inside the content region, share of a text-holding subtree's
         characters that must be repeated for it to count as evidence

@@ -9,7 +9,7 @@ its mapped subtree holds *evidence* that it repeats: a pair of nodes with the
 same non-empty own text, or a pair of identical childless elements that carry
 attributes (an icon, a logo image, a search box). Containers inherit support
 from their children. The papers' relations ignore text and would call every
-content container template; the measured effect is in docs/BENCHMARKS.md.
+content container template; the measured effect is in docs/journal (core).
 Inside the content region a stricter form counts (``evidence_share``): a
 text-holding subtree is repeated only when most of its text is; see
 :func:`supported_mapping`.
@@ -30,7 +30,7 @@ __all__ = ["DEFAULT_EVIDENCE_SHARE", "DIGIT_RUN", "LEAF_CHARS", "muted_evidence"
 #: Share of a mapped subtree's own text that must be repeated (same text at
 #: the mapped node of the other page) for the subtree to count as repeated
 #: (see :func:`supported_mapping`). Chosen leave-one-site-out
-#: (docs/BENCHMARKS.md).
+#: (docs/journal (core)).
 DEFAULT_EVIDENCE_SHARE = 0.5
 
 

@@ -53,7 +53,7 @@ def chrome_link_type(rel: str) -> bool:
 
 #: Most characters of text outside links in a :func:`link_type_chrome` list:
 #: about two lines of labels ("This entry was posted in", "Bookmark the").
-#: Chosen leave-one-site-out among 100, 200 and 400 (docs/BENCHMARKS.md).
+#: Chosen leave-one-site-out among 100, 200 and 400 (docs/journal (core)).
 LINK_TYPE_TEXT = 200
 
 

@@ -27,7 +27,7 @@ __all__ = ["DEFAULT_RECORD_SHARE", "RECORD_MIN", "RECORD_MOVED", "listing_row", 
 #: abstracted) whose text is at least ``DEFAULT_RECORD_SHARE`` page-specific
 #: (non-template) is the page's own list of records (posts of a topic, rows
 #: of a listing, product cards, archive excerpts): every node of those records
-#: is content. Chosen leave-one-site-out (docs/BENCHMARKS.md).
+#: is content. Chosen leave-one-site-out (docs/journal (core)).
 DEFAULT_RECORD_SHARE = 0.5
 
 
@@ -36,7 +36,7 @@ DEFAULT_RECORD_SHARE = 0.5
 #: the page's own, though the compared pages list the same items elsewhere:
 #: its few rows that did map are coincidences (the same name at the same row
 #: of two listings sorted differently). Chosen leaving one site out
-#: (docs/BENCHMARKS.md, "What changed": rows that moved are content): the
+#: (docs/journal (core), "What changed": rows that moved are content): the
 #: same from 0.8 to 0.95.
 RECORD_MOVED = 0.9
 

@@ -152,7 +152,7 @@ def _whole_table(r: Run) -> None:
 #: it is before the title step (``core``).
 PLACING: tuple[Step, ...] = (
     Step("a short listing's row widens to its listing", "record_share", _widen_to_listing,
-         "random key pages, seeds 1 and 2 (c3aee7f; BENCHMARKS.md, 'What changed')"),
+         "random key pages, seeds 1 and 2 (c3aee7f; the journal's 'What changed')"),
     Step("the region widens to the page's title", "title", _widen_to_title,
          "every shared site and leave one site out (ca50ec3, ffe6db5; the heading the "
          "text follows: e7fc489)"),
@@ -281,7 +281,7 @@ def _link_types(r: Run) -> None:
 
 #: The passes over the mask after the region is placed (each with
 #: ``closure``), in order. "What changed" is the table of that name in
-#: docs/BENCHMARKS.md.
+#: docs/journal/2026-11-25-core-what-changed-and-what-each-change.md.
 PASSES: tuple[Step, ...] = (
     Step("the region's root is content", "closure", _root_is_content,
          "every shared site (ca50ec3)"),

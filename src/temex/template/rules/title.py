@@ -34,7 +34,7 @@ TITLE_TAGS = frozenset({"h1"})
 #: Shortest text (characters, normalised) of an ``h2``/``h3`` that is a title
 #: heading because it is part of the head's title (:func:`title_nodes`):
 #: shorter texts ("Home", "News") are part of titles by chance; 6 and 20 gave
-#: the same figures on the shared sites (docs/BENCHMARKS.md). The content
+#: the same figures on the shared sites (docs/journal (core)). The content
 #: stage's own test, :data:`temex.content.title.NAMING_HEADING_MIN_CHARS`
 #: (8), asks more of a match (a cut title's part may begin the heading) and
 #: was measured on the content sets.
@@ -159,7 +159,7 @@ def widen_to_title(doc: Document, region: int, template: Sequence[bool],
 
     The data README's convention: the page's own title heading and byline are
     content. (On the content datasets, whose gold is the main text, this
-    costs token F1: docs/BENCHMARKS.md; ``title=False`` turns it off.) The
+    costs token F1: docs/journal (core); ``title=False`` turns it off.) The
     text-mass region often starts below them (the article body, or a
     product's description, is heavier than the title block that precedes
     it). When a title heading
