@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
+import random
 import statistics
 import sys
 import time
@@ -54,7 +55,7 @@ from temex.content.decision import (  # noqa: E402
 )
 from temex.content.extract import ContentParams, decision_inputs, extract_content  # noqa: E402
 from temex.content.folder import index_folder  # noqa: E402
-from temex.content.scorer import load_model  # noqa: E402
+from temex.content.scorer import Forest, load_model  # noqa: E402
 from temex.evaluate import gold_mask  # noqa: E402
 from temex.page.dom import parse  # noqa: E402
 from temex.page.files import read_page  # noqa: E402
@@ -160,7 +161,13 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
     return groups
 
 
-def fit(sites: list[dict]):  # type: ignore[no-untyped-def]
+#: Forests averaged (bagging over groups: each forest is trained without a
+#: random third of the sites and site folders), to damp what one site's
+#: quirks teach the trees; 1 trains one forest on every group.
+BAGS = 1
+
+
+def _fit_one(sites: list[dict]):  # type: ignore[no-untyped-def]
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     X = np.vstack([s["X"] for s in sites])
@@ -169,15 +176,52 @@ def fit(sites: list[dict]):  # type: ignore[no-untyped-def]
     w = np.concatenate([s["w"] / max(s["w"].sum(), 1e-9) for s in sites])
     m = HistGradientBoostingClassifier(early_stopping=False, random_state=0, **TREES)
     m.fit(X, y, sample_weight=w)
-    return m, X
+    return m
 
 
-def decision_dict(m, X: np.ndarray, trained_on: list[str]) -> dict:  # type: ignore[no-untyped-def]
+def fit(sites: list[dict], bags: int = 1):  # type: ignore[no-untyped-def]
+    """The trees on ``sites`` (a list of ``bags`` forests to average), and
+    every row they saw (the export's check)."""
+    X = np.vstack([s["X"] for s in sites])
+    if bags <= 1:
+        return [_fit_one(sites)], X
+    out = []
+    for k in range(bags):
+        rng = random.Random(k)
+        bag = [s for s in sites if rng.random() >= 1 / 3] or sites
+        out.append(_fit_one(bag))
+    return out, X
+
+
+def decision_dict(ms: list, X: np.ndarray, trained_on: list[str]) -> dict:  # type: ignore[type-arg]
+    """The shipped form: one forest; several are averaged into one (every
+    tree kept, its leaves divided by their number, the bases averaged),
+    checked against the mean of scikit-learn's log-odds."""
     from bench.train.train_content_model import forest_dict
 
+    parts = [forest_dict(m, X) for m in ms]
+    if len(parts) == 1:
+        forest = parts[0]
+    else:
+        k = len(parts)
+        forest = {"base": sum(p["base"] for p in parts) / k, "feature": [], "threshold": [],
+                  "left": [], "right": [], "value": [], "roots": []}
+        for p in parts:
+            off = len(forest["feature"])
+            forest["roots"] += [r + off for r in p["roots"]]
+            forest["left"] += [c + off if c >= 0 else -1 for c in p["left"]]
+            forest["right"] += [c + off if c >= 0 else -1 for c in p["right"]]
+            forest["feature"] += p["feature"]
+            forest["threshold"] += p["threshold"]
+            forest["value"] += [v / k for v in p["value"]]
+        walk = Forest(forest, X.shape[1])
+        z = np.array([walk.raw(row) for row in X[:2000].tolist()])
+        mean = np.mean([m.decision_function(X[:2000]) for m in ms], axis=0)
+        if not np.allclose(z, mean, atol=1e-9):
+            raise AssertionError("averaged forest differs from the mean of the forests")
     return {"version": DECISION_VERSION, "features": list(DECISION_FEATURES),
-            "threshold": 0.5, "trees": TREES, "trained_on": trained_on,
-            "forest": forest_dict(m, X)}
+            "threshold": 0.5, "trees": TREES, "bags": len(parts), "trained_on": trained_on,
+            "forest": forest}
 
 
 def _index(g: dict) -> SiteIndex:
@@ -213,7 +257,7 @@ def explain(sites: list[dict], name: str, worst: int) -> None:
 
     k = next(i for i, s in enumerate(sites) if s["name"] == name)
     s = sites[k]
-    m, X = fit([o for j, o in enumerate(sites) if j != k])
+    m, X = fit([o for j, o in enumerate(sites) if j != k], BAGS)
     fold = SiteDecision(decision_dict(m, X, []))
     models = {**load_model(), "decision": fold}
     _index(s)
@@ -251,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the collected rows (remade with --refresh)")
     ap.add_argument("--refresh", action="store_true")
     ap.add_argument("--write", action="store_true", help="write the shipped model")
+    ap.add_argument("--bags", type=int, default=BAGS,
+                    help="forests averaged, each without a random third of the groups")
     ap.add_argument("--json", help="every page's left-out scores")
     ap.add_argument("--explain", metavar="SITE",
                     help="only list the blocks the decision left out for SITE gets wrong "
@@ -281,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             folds.append((ds, held))
     rows = []
     for name, held in folds:
-        m, X = fit([g for g in groups if all(g is not h for h in held)])
+        m, X = fit([g for g in groups if all(g is not h for h in held)], args.bags)
         fold = SiteDecision(decision_dict(m, X, []))
         loso = [x for g in held for x in score_group(g, {**base, "decision": fold},
                                                      ContentParams())]
@@ -318,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.json).write_text(json.dumps(
             {r[0]: {"loso": r[5], "hand": r[6], "alone": r[7]} for r in rows}), "utf-8")
     if args.write:
-        m, X = fit(groups)
+        m, X = fit(groups, args.bags)
         trained = sorted({g["name"] if g["kind"] == "site" else g["kind"] for g in groups})
         OUT.write_text(json.dumps(decision_dict(m, X, trained),
                                   separators=(",", ":")) + "\n", "utf-8")
