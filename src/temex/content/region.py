@@ -128,13 +128,13 @@ def _to_main(c: _Choice, w: Widening) -> None:
 #: widenings).
 REGION_STEPS: tuple[_Step, ...] = (
     _Step("the title's region", lambda w: w.title >= 0 and w.title_ratio > 0, _to_title,
-          "docs/CONTENT.md, 'The title's region'"),
+          "docs/journal, 'The title's region'"),
     _Step("a region inside a list is the list",
           lambda w: w.lists is not None and w.list_threshold > 0, _to_list,
-          "docs/CONTENT.md, 'A region inside a list is the list'"),
+          "docs/journal, 'A region inside a list is the list'"),
     _Step("the page's main element", lambda w: w.main_threshold > 0 and bool(w.mains),
           _to_main,
-          "docs/CONTENT.md, 'The page's main element', 'A region outside the main element'"),
+          "docs/journal, 'The page's main element', 'A region outside the main element'"),
 )
 
 
@@ -159,14 +159,14 @@ def _article(c: _Choice, w: Widening) -> None:
 KEEP_STEPS: tuple[_Step, ...] = (
     _Step("a headed table between, after or below the kept blocks", lambda w: bool(w.tables),
           _table_gaps,
-          "docs/CONTENT.md, 'A table between kept blocks', 'A table after the region', "
+          "docs/journal, 'A table between kept blocks', 'A table after the region', "
           "'The tables of the next row'"),
     _Step("what a colon introduces", lambda w: bool(w.introduced), _introduced,
-          "docs/CONTENT.md, 'What a colon introduces'"),
+          "docs/journal, 'What a colon introduces'"),
     _Step("code inside the region", lambda w: w.code, _code,
-          "docs/CONTENT.md, 'Code inside the region'"),
+          "docs/journal, 'Code inside the region'"),
     _Step("the title's article", lambda w: w.article, _article,
-          "docs/CONTENT.md, 'The title's article'"),
+          "docs/journal, 'The title's article'"),
 )
 
 
@@ -226,13 +226,13 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     template); between kept blocks it is the article's. A table without
     header cells is not added: layout tables and widget grids look the
     same, and on the news sets adding them lost more than it gained
-    (docs/CONTENT.md, "A table between kept blocks").
+    (docs/journal, "A table between kept blocks").
 
     The same holds for such a table that is the region's next sibling
     element: a paragraph that introduces the table below it ("The following
     table lists ...") was the heaviest subtree and the table's cells,
     weighing less than nothing one by one, were left beside it (a page of
-    deployments, a magazine's ranking; docs/CONTENT.md, "A table after the
+    deployments, a magazine's ranking; docs/journal, "A table after the
     region"). And for the tables of the row below the region's: in a grid
     the region is a column, its siblings the columns beside it (a sidebar)
     and its parent's next sibling the row under it, which spans the page (a
@@ -241,7 +241,7 @@ def table_gaps(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: li
     parent's next sibling is a side column instead, it holds a sidebar's
     other widgets too. A table elsewhere in the region's own row (beside it)
     is not added: on big9's and CleanEval's news pages those were sidebars'
-    and portals' tables (docs/CONTENT.md, "The tables of the next row"). O(n)."""
+    and portals' tables (docs/journal, "The tables of the next row"). O(n)."""
     if region < 0 or not tables:
         return chosen
     node, size, parent = blocks.node, doc.size, doc.parent
@@ -284,7 +284,7 @@ def keep_code(doc: Document, blocks: Blocks, probs: Sequence[float], chosen: lis
     under the threshold, most often the last one of a page (a tool's usage
     text after the paragraph that names the tool; 0.45 on a security wiki's
     page, recall 0.889); code blocks are among what the model must keep.
-    Measured in docs/CONTENT.md, "Code inside the region". O(blocks)."""
+    Measured in docs/journal, "Code inside the region". O(blocks)."""
     if region < 0:
         return chosen
     node, tag = blocks.node, doc.tag
@@ -341,7 +341,7 @@ def keep_introduced(doc: Document, blocks: Blocks, probs: Sequence[float], chose
     the scorer reads them as a menu (a blog's progress report kept its
     sentences and lost the three lists they announce: token F1 0.873). The
     colon is the writer's statement, as a table's column headers are
-    (:func:`table_gaps`); measured in docs/CONTENT.md, "What a colon
+    (:func:`table_gaps`); measured in docs/journal, "What a colon
     introduces". O(n)."""
     if region < 0:
         return chosen
@@ -375,7 +375,7 @@ def title_region(doc: Document, blocks: Blocks, weight: Sequence[float], region:
     moves. Our departure from Finn et al.'s single densest region: the
     title as readability's and trafilatura's extractors use it, as an
     anchor. Measured by grouped cross-validation on every content set
-    (docs/CONTENT.md, "The title's region"). O(n)."""
+    (docs/journal, "The title's region"). O(n)."""
     t = blocks.node[title]
     if region <= t < region + doc.size[region]:
         return region
@@ -406,7 +406,7 @@ def title_article(doc: Document, blocks: Blocks, chosen: Sequence[int],
     Where the region holds most of the article (a post, its body the
     densest text), nothing changes. On the content sets it changes two
     pages of about 2,000; on the shared sites it lifts the item pages of
-    the catalogue (docs/CONTENT.md, "The title's article"). O(n)."""
+    the catalogue (docs/journal, "The title's article"). O(n)."""
     node, chars = blocks.node, blocks.chars
     title = next((b for b in range(len(blocks)) if doc.tag[node[b]] == "h1"), -1)
     if title < 0:
@@ -471,7 +471,7 @@ def component_parents(doc: Document, blocks: Blocks, count: int, min_chars: int)
     component and the page kept one paragraph in five). A heading over
     prose is what tells those from a sidebar's widgets (their text is
     links), a comment list (no headings) and layout rows (neither). Measured
-    on every content set and the shared sites (docs/CONTENT.md, "A landing
+    on every content set and the shared sites (docs/journal, "A landing
     page's components"). O(n)."""
     tag, classes, parent, body = doc.tag, doc.classes, doc.parent, doc.body
     chars, links, heads = subtree_sums(doc, blocks, blocks.chars, blocks.link_chars,
@@ -501,7 +501,7 @@ def main_region(doc: Document, blocks: Blocks, probs: Sequence[float], region: i
     stays. A region outside the page's one main element (a shop's
     collection page whose densest run was a sidebar's) is judged the same
     way against it. Measured by grouped cross-validation on every content
-    set and the shared sites (docs/CONTENT.md, "The page's main element",
+    set and the shared sites (docs/journal, "The page's main element",
     "A region outside the main element"). O(depth + n)."""
     parent = doc.parent
     m = parent[region]
@@ -540,7 +540,7 @@ def list_region(doc: Document, blocks: Blocks, region: int,
     and its records are judged as members of it (a lower threshold). An
     article above a comment list is not inside the list, and is left as
     it is. Measured on every content set by grouped cross-validation
-    (docs/CONTENT.md, "A region inside a list is the list"). O(n)."""
+    (docs/journal, "A region inside a list is the list"). O(n)."""
     node = blocks.node
     r_end = region + doc.size[region]
     list_of, record_of = lists
