@@ -18,6 +18,17 @@ page of the shared sites, left out one site at a time
 (``bench/train_site_decision.py``), and shipped as gradient-boosted trees in
 ``temex/content/decision.json`` (walked by :class:`temex.content.scorer.Forest`).
 
+Where folder mode also maps the page with the pages the offline pool rule
+chooses for it (``temex content DIR``: the key-page path of ``temex extract
+PAGE --pages-dir DIR``, TeMex's exact top-down mapping), a second forest
+(``decision_mapped.json``) reads two more inputs, :data:`MAPPED_FEATURES`:
+whether that template mask holds the block and whether the content under
+it kept the block. The mapping sees a fixed skeleton (a message's
+"Previous message" line, a product's rating row) that text counts miss; the
+text counts see a listing's own rows that the mapping, comparing it with
+listings that show the same rows, calls template. Callers without the
+mapping (the crawl, :func:`temex.extract_site`) use the first forest.
+
 Source: stacking (Wolpert 1992, "Stacked generalization"): a second-level
 learner over the outputs of the page model and of the site rules, as the
 scorer's second stage stacks its first (Dragnet, Peters and Lecocq 2013).
@@ -38,7 +49,8 @@ from ..page.blocks import Blocks
 from ..page.dom import Document
 from ..page.names import comment_sections
 
-__all__ = ["DECISION_FEATURES", "SiteDecision", "decision_rows", "load_decision"]
+__all__ = ["DECISION_FEATURES", "MAPPED_FEATURES", "SiteDecision", "decision_rows",
+           "load_decision"]
 
 DECISION_VERSION = 3
 
@@ -80,6 +92,15 @@ DECISION_FEATURES = (
     "in_comments",      # inside a comment-named section (comments are content)
 )
 
+#: The mapped forest's two more columns, after :data:`DECISION_FEATURES`.
+MAPPED_FEATURES = (
+    "mapped",           # the key-page fit's template mask holds the block's element
+    "mapped_kept",      # the content under that mask kept the block
+)
+
+#: The shipped forests' files: without and with the mapping's inputs.
+_FILES = {False: "decision.json", True: "decision_mapped.json"}
+
 _LANDMARKS = ("nav", "aside", "header", "footer", "form")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
@@ -115,11 +136,14 @@ def _landmarks(doc: Document, nodes: Sequence[int]) -> list[list[float]]:
 def decision_rows(doc: Document, blocks: Blocks, *, page_probs: Sequence[float] | None,
                   page_chosen: Sequence[int], page_region: int, df: Sequence[int],
                   others: int, boiler: Sequence[bool], specific: Sequence[bool],
-                  rules: dict[str, Any]) -> list[list[float]]:
+                  rules: dict[str, Any], mapped: Sequence[bool] | None = None,
+                  mapped_chosen: Sequence[int] = ()) -> list[list[float]]:
     """The rows of :data:`DECISION_FEATURES` for every block of ``doc``;
     ``rules`` the verdicts of :func:`temex.content.rules.rule_signals` with
     the site's evidence, ``page_probs`` None where the page level chose by
-    its rules."""
+    its rules. With ``mapped`` (a template mask over ``doc``'s elements)
+    and ``mapped_chosen`` (the blocks the content under it kept), the rows
+    end with :data:`MAPPED_FEATURES`."""
     n = len(blocks)
     rules_chosen, rules_region = rules["chosen"], rules["region"]
     chars, links = blocks.chars, blocks.link_chars
@@ -145,28 +169,36 @@ def decision_rows(doc: Document, blocks: Blocks, *, page_probs: Sequence[float] 
     node = blocks.node
     marks = _landmarks(doc, node)
     comments = comment_sections(doc)
+    tail: list[list[float]] = [[]] * n
+    if mapped is not None:
+        kept = set(mapped_chosen)
+        tail = [[float(mapped[node[b]]), float(b in kept)] for b in range(n)]
     return [[probs[b], page_kept[b], in_page[b], share[b], math.log1p(df[b]),
              float(boiler[b]), float(specific[b]), rules_kept[b], in_rules[b],
              math.log1p(chars[b]), links[b] / chars[b] if chars[b] else 0.0,
              b / n, near_kept[b], near_share[b], near_rules[b], *per_page,
              float(rules["named"][b]), float(rules["records"][b]), float(rules["own"][b]),
              float(rules["ld_ok"][b]), float(rules["title"] == b), float(b in head),
-             float(doc.tag[node[b]] in _HEADINGS), *marks[b], float(comments[node[b]])]
+             float(doc.tag[node[b]] in _HEADINGS), *marks[b], float(comments[node[b]]), *tail[b]]
             for b in range(n)]
 
 
 class SiteDecision:
     """The shipped decision: a forest of gradient-boosted trees over
-    :data:`DECISION_FEATURES`, its log-odds compared with ``threshold``."""
+    :data:`DECISION_FEATURES` (``mapped``: and :data:`MAPPED_FEATURES`), its
+    log-odds compared with ``threshold``."""
 
     def __init__(self, d: dict[str, Any]) -> None:
         from .scorer import Forest
 
-        if d.get("version") != DECISION_VERSION or tuple(d.get("features", ())) \
-                != DECISION_FEATURES:
+        features = tuple(d.get("features", ()))
+        self.mapped = features == DECISION_FEATURES + MAPPED_FEATURES
+        if d.get("version") != DECISION_VERSION or not (self.mapped
+                                                        or features == DECISION_FEATURES):
             raise ValueError("site decision: the model file does not match this code's "
-                             "features (retrain it: bench/train_site_decision.py)")
-        self.forest = Forest(d["forest"], len(DECISION_FEATURES))
+                             "features (retrain it: bench/train/train_site_decision.py)")
+        self.width = len(features)
+        self.forest = Forest(d["forest"], self.width)
         self.threshold: float = d["threshold"]
         self.trained_on: list[str] = list(d.get("trained_on", ()))
 
@@ -180,11 +212,12 @@ class SiteDecision:
         return [r > z for r in raws]
 
 
-@lru_cache(maxsize=1)
-def load_decision() -> SiteDecision | None:
-    """The shipped decision, or None when the package has none."""
+@lru_cache(maxsize=2)
+def load_decision(mapped: bool = False) -> SiteDecision | None:
+    """The shipped decision (``mapped``: the one that also reads the key-page
+    fit's verdicts), or None when the package has none."""
     try:
-        raw = resources.files("temex.content").joinpath("decision.json").read_text("utf-8")
+        raw = resources.files("temex.content").joinpath(_FILES[mapped]).read_text("utf-8")
     except (FileNotFoundError, OSError):
         return None
     return SiteDecision(json.loads(raw))

@@ -71,7 +71,8 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
                     template: Sequence[bool] | None = None,
                     params: ContentParams = ContentParams(), member: bool = True,
                     models: dict[str, Any] | None = None,
-                    blocks: Blocks | None = None) -> Content:
+                    blocks: Blocks | None = None, *,
+                    mapped: Sequence[bool] | None = None) -> Content:
     """Main content of ``doc``.
 
     Parameters
@@ -88,6 +89,11 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         ones (:func:`temex.content.scorer.load_model`; cross-validation).
     blocks : Blocks, optional
         ``page_blocks(doc)`` when the caller has it already.
+    mapped : list of bool, optional
+        With ``site`` and no ``template`` (folder mode): the template mask of
+        ``doc`` mapped with the pages the offline pool rule chooses for it
+        (:func:`temex.content.folder.key_page_mask`), an input of the site
+        decision (:data:`temex.content.decision.MAPPED_FEATURES`), not a mask.
     """
     if doc.body < 0:
         return Content(doc, None, [], reason="page has no body")
@@ -96,7 +102,7 @@ def extract_content(doc: Document, site: SiteIndex | None = None,
         return Content(doc, cand.blocks, [], reason="page has no visible text")
     small = sum(cand.blocks.chars) < params.small_page
     if not params.scorer or cand.masked or cand.others >= params.site_rules_min or small:
-        chosen, region, stats = _by_rules(cand, params, models, small)
+        chosen, region, stats = _by_rules(cand, params, models, small, mapped)
     else:
         chosen, region, stats = _by_scorer(cand, site, member, params, models)
     if cand.masked or cand.others >= params.site_rules_min:
@@ -181,17 +187,24 @@ def page_level_added(cand: Candidates, chosen: list[int], params: ContentParams,
 
 
 def _by_rules(cand: Candidates, params: ContentParams, models: dict[str, Any] | None,
-              small: bool) -> tuple[list[int], int, dict[str, Any]]:
+              small: bool, mapped: Sequence[bool] | None = None
+              ) -> tuple[list[int], int, dict[str, Any]]:
     """The rules with the site's evidence; without a template mask and with
-    the scorer on, combined with the page level (:func:`_site_page_choice`)."""
+    the scorer on, combined with the page level by the learned decision
+    (with ``mapped``, the one that reads the mapping's verdicts too)."""
     doc, blocks = cand.doc, cand.blocks
     r = _site_rules(cand, params)
     folder = (params.scorer and not cand.masked and params.site_page > 0
               and cand.others >= params.site_rules_min)
-    decision = ((models or {}).get("decision") or load_decision()
-                if folder and params.site_decision else None)
+    decision = None
+    if folder and params.site_decision:
+        if mapped is not None:
+            decision = (models or {}).get("decision_mapped") or load_decision(mapped=True)
+        if decision is None:
+            mapped = None
+            decision = (models or {}).get("decision") or load_decision()
     if decision is not None:
-        return _decided(cand, r, params, models, decision)
+        return _decided(cand, r, params, models, decision, mapped)
     if params.scorer and not cand.masked and not small and params.site_page > 0:
         return _site_page_choice(doc, blocks, cand.boiler, r["chosen"], r["region"], params,
                                  models)
@@ -205,40 +218,53 @@ def _site_rules(cand: Candidates, params: ContentParams) -> dict[str, Any]:
 
 
 def decision_inputs(doc: Document, site: SiteIndex, params: ContentParams = ContentParams(),
-                    member: bool = True, models: dict[str, Any] | None = None
+                    member: bool = True, models: dict[str, Any] | None = None,
+                    mapped: Sequence[bool] | None = None
                     ) -> tuple[Candidates, list[list[float]]] | None:
     """The candidates and the rows the site-level decision reads for ``doc``
-    in folder mode, as :func:`extract_content` computes them; None where the
-    decision does not apply (fewer than ``site_rules_min`` other pages, no
-    text). The training script's reader."""
+    in folder mode (with ``mapped``: the mapped decision's rows), as
+    :func:`extract_content` computes them; None where the decision does not
+    apply (fewer than ``site_rules_min`` other pages, no text). The training
+    script's reader."""
     if doc.body < 0:
         return None
     cand = candidates(doc, site, None, params, member)
     if not len(cand.blocks) or cand.others < params.site_rules_min:
         return None
     page = extract_content(doc, None, None, params, models=models, blocks=cand.blocks)
-    return cand, site_decision_rows(cand, _site_rules(cand, params), page)
+    return cand, site_decision_rows(cand, _site_rules(cand, params), page, params, models,
+                                    mapped)
 
 
-def site_decision_rows(cand: Candidates, rules: dict[str, Any], page: Content
-                       ) -> list[list[float]]:
+def site_decision_rows(cand: Candidates, rules: dict[str, Any], page: Content,
+                       params: ContentParams = ContentParams(),
+                       models: dict[str, Any] | None = None,
+                       mapped: Sequence[bool] | None = None) -> list[list[float]]:
     """The rows of the site-level decision (:mod:`.decision`) for the page
     of ``cand``: ``rules`` the rules' verdicts with site evidence, ``page``
-    the page level's content of the page alone."""
+    the page level's content of the page alone; with ``mapped``, the
+    mapping's verdicts after them (the content under that mask, chosen with
+    ``params`` and ``models``, tells which blocks it kept)."""
     assert cand.site is not None
+    mapped_chosen: list[int] = []
+    if mapped is not None:
+        mapped_chosen = extract_content(cand.doc, None, mapped, params, models=models,
+                                        blocks=cand.blocks).chosen
     return decision_rows(cand.doc, cand.blocks, page_probs=page.probs,
                          page_chosen=page.chosen, page_region=page.region,
                          df=cand.site.counts(cand.blocks, cand.member), others=cand.others,
-                         boiler=cand.boiler, specific=cand.specific, rules=rules)
+                         boiler=cand.boiler, specific=cand.specific, rules=rules,
+                         mapped=mapped, mapped_chosen=mapped_chosen)
 
 
 def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
-             models: dict[str, Any] | None, decision: SiteDecision
-             ) -> tuple[list[int], int, dict[str, Any]]:
+             models: dict[str, Any] | None, decision: SiteDecision,
+             mapped: Sequence[bool] | None = None) -> tuple[list[int], int, dict[str, Any]]:
     """Site level without a template mask: the learned decision over the page
-    level's verdict and the site's (:mod:`.decision`) keeps the blocks."""
+    level's verdict and the site's (:mod:`.decision`; with ``mapped``, the
+    mapping's too) keeps the blocks."""
     page = extract_content(cand.doc, None, None, params, models=models, blocks=cand.blocks)
-    keep = decision.keep(site_decision_rows(cand, rules, page))
+    keep = decision.keep(site_decision_rows(cand, rules, page, params, models, mapped))
     chosen = [b for b, k in enumerate(keep) if k]
     if params.comments and params.decision_comments:
         # the comments the page level kept stay (comments are content by the
@@ -246,7 +272,8 @@ def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
         # trained on both, tells which a page's thread is)
         thread = comment_thread(cand.doc, cand.blocks, chosen, cand.boiler)
         chosen = sorted(set(chosen) | (thread & set(page.chosen)))
-    return chosen, page.region, {"scorer": "page", "site": "decision"}
+    return chosen, page.region, {"scorer": "page",
+                                 "site": "decision, mapped" if mapped is not None else "decision"}
 
 
 def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: ContentParams,
