@@ -62,6 +62,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--etdm", type=int, default=0, metavar="K",
                    help="also fit the ETDM template of each page against its K most "
                         "similar pages (slower; default 0: repeated-text evidence only)")
+    p.add_argument("--no-mapping", dest="mapping", action="store_false",
+                   help="folder: decide each page from the folder's repeated text and the "
+                        "page alone, without mapping it with the pages the offline pool rule "
+                        "chooses for it (several times faster, less accurate)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr (skipped pages are still said)")
     p.set_defaults(func=run_content)
     return p
@@ -169,7 +173,7 @@ def run_content(args: argparse.Namespace) -> int:
         # whether stdout needs a header per page
         pages = iter_folder(src, replace(ContentParams(), comments=args.comments),
                             etdm=args.etdm, recursive=True, progress=tick,
-                            timings=report["timings"], errors=errors)
+                            timings=report["timings"], errors=errors, mapping=args.mapping)
         head = [p for p in (next(pages, None), next(pages, None)) if p is not None]
         several = len(head) > 1
         for name, c in chain(head, pages):

@@ -15,6 +15,12 @@ pages); parsing twice costs one Lexbor parse more a page
 (docs/journal/2026-11-22-content-folder-mode.md). ``etdm`` keeps the pages:
 each is compared with its most similar pages of the folder.
 
+The site decision reads one more verdict per page (``mapping``, on by
+default): the page mapped with the pages of the folder that the offline
+pool rule chooses for it (:func:`key_page_mask`, what ``temex extract PAGE
+--pages-dir DIR`` fits), which costs reading those few pages again and one
+mapping per page (docs/CONTENT.md, "Folder mode").
+
 Mixed templates (big9 sites mix 2005–2017 layouts): repeated text is
 template-specific, so one index over the whole folder serves every layout;
 measured in docs/CONTENT.md, per-cluster indexes (:func:`temex.site.pool.similarity`)
@@ -33,11 +39,11 @@ from pathlib import Path
 from ..errors import ParseError
 from ..page.dom import Document, parse
 from ..page.files import html_files, read_page
-from ..site.pool import similarity
+from ..site.pool import SurveyCache, similarity
 from ..template.site_index import SiteIndex
 from .extract import Content, ContentParams, extract_content
 
-__all__ = ["FolderResult", "extract_folder", "index_folder", "iter_folder"]
+__all__ = ["FolderResult", "extract_folder", "index_folder", "iter_folder", "key_page_mask"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -89,11 +95,33 @@ def index_folder(files: list[Path], root: Path | None = None,
     return index, errors, docs
 
 
+def key_page_mask(doc: Document, path: Path, root: Path,
+                  surveyed: SurveyCache | None = None) -> list[bool] | None:
+    """The template mask of ``doc`` (read from ``path``) mapped with the
+    pages under ``root`` that the offline pool rule chooses for it
+    (:func:`temex.site.pool.choose_pages`, the default detector: the fit of
+    ``temex extract PATH --pages-dir ROOT``); None where no page serves or
+    the fit fails. ``surveyed`` keeps the candidates read for the folder's
+    other pages. O(pool pages read + mapping)."""
+    from ..api import fit_pages
+    from ..errors import TemexError
+    from ..site.pool import choose_pages
+    from ..template.detectors import ExtractOptions
+
+    options = ExtractOptions()
+    try:
+        pages, _, _ = choose_pages(doc, path, root, options.n_pages, surveyed=surveyed)
+        return list(fit_pages(doc, pages, options).template) if pages else None
+    except TemexError:
+        return None
+
+
 def iter_folder(folder: str | Path, params: ContentParams = ContentParams(),
                 etdm: int = 0, recursive: bool = False,
                 progress: Progress | None = None,
                 timings: dict[str, float] | None = None,
-                errors: dict[str, str] | None = None) -> Iterator[tuple[str, Content]]:
+                errors: dict[str, str] | None = None,
+                mapping: bool = True) -> Iterator[tuple[str, Content]]:
     """``(name, Content)`` of every HTML file directly in ``folder`` (sorted
     by name), or with ``recursive`` of every HTML file under it, named by its
     path relative to ``folder`` (``a/index.html``), one at a time; every
@@ -102,7 +130,9 @@ def iter_folder(folder: str | Path, params: ContentParams = ContentParams(),
     ``errors`` (when given). ``timings`` (when given) receives ``fit`` and
     ``apply`` seconds and their per-page shares once the last page is given.
     ``progress(stage, done, total)`` is called per page of each stage
-    (``parse``, ``extract``)."""
+    (``parse``, ``extract``). ``mapping``: the site decision also reads
+    each page's :func:`key_page_mask` (False: the text counts alone,
+    several times faster)."""
     root = Path(folder)
     files = html_files(root)
     if not recursive:
@@ -112,6 +142,7 @@ def iter_folder(folder: str | Path, params: ContentParams = ContentParams(),
     index, failed, docs = index_folder(files, base, progress, keep=etdm > 0)
     t1 = time.perf_counter()
     apply_s = 0.0
+    surveyed = SurveyCache()
     for k, f in enumerate(files):
         if progress is not None:
             progress("extract", k, len(files))
@@ -133,7 +164,9 @@ def iter_folder(folder: str | Path, params: ContentParams = ContentParams(),
             template = None
             if etdm > 0:
                 template = _etdm_template(d, [o for o in docs.values() if o is not d], etdm)
-            c = extract_content(d, index, template, params)
+            mapped = (key_page_mask(d, f, root, surveyed) if mapping and template is None
+                      and params.site_decision else None)
+            c = extract_content(d, index, template, params, mapped=mapped)
         apply_s += time.perf_counter() - t
         yield name, c
     if progress is not None:
@@ -146,12 +179,12 @@ def iter_folder(folder: str | Path, params: ContentParams = ContentParams(),
 
 def extract_folder(folder: str | Path, params: ContentParams = ContentParams(),
                    etdm: int = 0, recursive: bool = False,
-                   progress: Progress | None = None) -> FolderResult:
+                   progress: Progress | None = None, mapping: bool = True) -> FolderResult:
     """Every page of :func:`iter_folder` at once (each page held in memory
     with its content: for large folders iterate instead)."""
     out = FolderResult()
     for name, c in iter_folder(folder, params, etdm, recursive, progress, out.timings,
-                               out.errors):
+                               out.errors, mapping):
         out.contents[name] = c
     return out
 

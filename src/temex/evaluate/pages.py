@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..content.extract import ContentParams, extract_content
-from ..content.folder import index_folder
+from ..content.folder import index_folder, key_page_mask
 from ..errors import ParseError
 from ..page.dom import parse
 from ..page.files import html_files, read_page
@@ -61,15 +61,18 @@ def site_sample(site_dir: str | Path, per_site: int = 40, seed: int = 0) -> Site
     return SiteSample(site, files, with_gold)
 
 
-def site_scores(sample: SiteSample, params: ContentParams = ContentParams()
-                ) -> list[tuple[str, float, float]]:
+def site_scores(sample: SiteSample, params: ContentParams = ContentParams(),
+                mapping: bool = True) -> list[tuple[str, float, float]]:
     """Per sampled page: its path under the web root, the site level's token
-    F1 and the page alone's."""
+    F1 (``mapping``: each page's key-page fit read by the decision, as
+    ``temex content`` does by default) and the page alone's."""
     index, _, _ = index_folder(sample.files, sample.site.root)
     out = []
     for f, gold in sample.pages:
         doc = parse(read_page(f), url=str(f))
-        site = token_prf(extract_content(doc, index, None, params).text(), gold)[2]
+        mapped = key_page_mask(doc, f, sample.site.root) if mapping else None
+        site = token_prf(extract_content(doc, index, None, params, mapped=mapped).text(),
+                         gold)[2]
         # what temex.extract(html, format="content") answers, on the same parse
         alone = token_prf(extract_content(doc, params=params).text(), gold)[2]
         out.append((f.relative_to(sample.site.root).as_posix(), site, alone))

@@ -462,6 +462,29 @@ def _survey_candidate(path: str | os.PathLike[str], timings: dict[str, float]
     return _Candidate(str(path), parser, encoding, vocab, word_shingles(words))
 
 
+class SurveyCache:
+    """Candidates surveyed once for many key pages of one folder (folder
+    mode maps every page with its own pool, and pools of pages of one kind
+    overlap): the last ``size`` surveys by path, each holding its Lexbor
+    tree (a few hundred kB), the oldest let go first. The files must not
+    change while it is in use."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._held: dict[str, _Candidate | PageError] = {}
+
+    def survey(self, path: str | os.PathLike[str], timings: dict[str, float]
+               ) -> _Candidate | PageError:
+        key = os.fspath(path)
+        got = self._held.pop(key, None)
+        if got is None:
+            got = _survey_candidate(path, timings)
+            if len(self._held) >= self.size:
+                del self._held[next(iter(self._held))]
+        self._held[key] = got  # the most recent last
+        return got
+
+
 def candidate_reason(f: Path, key: Document, key_file: Path, root: Path) -> str:
     """Why ``f`` was a candidate, in the order of the module rule: ``kind``
     (the key page's URL pattern), ``sibling`` (its folder), ``linked``
@@ -482,7 +505,8 @@ def candidate_reason(f: Path, key: Document, key_file: Path, root: Path) -> str:
 def choose_pages(key: Document, key_file: Path, root: Path, n: int,
                  pool_size: int | None = None, duplicate: float | None = DEFAULT_DUPLICATE,
                  kind_files: bool = False, reasons: dict[str, str] | None = None,
-                 kind_gap: float | None = KIND_GAP, set_aside: dict[str, str] | None = None
+                 kind_gap: float | None = KIND_GAP, set_aside: dict[str, str] | None = None,
+                 surveyed: SurveyCache | None = None
                  ) -> tuple[list[Document], list[PageError], dict[str, float]]:
     """Load candidate pages and keep the ``n`` best (see the module rule).
 
@@ -502,7 +526,8 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
     filled with each chosen page's path and why it was a candidate
     (:func:`candidate_reason`, `` (held by the key page)`` added for the
     fallback). Returns the pages, the errors met on the way and timings
-    (``read``, ``parse`` seconds).
+    (``read``, ``parse`` seconds). ``surveyed``: candidates already read
+    for another key page of the folder are not read again.
     """
     pages: list[_Candidate] = []
     errors: list[PageError] = []
@@ -523,7 +548,8 @@ def choose_pages(key: Document, key_file: Path, root: Path, n: int,
                 exhausted = True
                 break
             read += 1
-            page = _survey_candidate(f, timings)
+            page = (surveyed.survey(f, timings) if surveyed is not None
+                    else _survey_candidate(f, timings))
             if isinstance(page, PageError):
                 errors.append(page)
             else:
