@@ -51,10 +51,11 @@ from temex.evaluate.pages import site_sample
 from temex.content.decision import (  # noqa: E402
     DECISION_FEATURES,
     DECISION_VERSION,
+    MAPPED_FEATURES,
     SiteDecision,
 )
 from temex.content.extract import ContentParams, decision_inputs, extract_content  # noqa: E402
-from temex.content.folder import index_folder  # noqa: E402
+from temex.content.folder import index_folder, key_page_mask  # noqa: E402
 from temex.content.scorer import Forest, load_model  # noqa: E402
 from temex.evaluate import gold_mask  # noqa: E402
 from temex.page.dom import parse  # noqa: E402
@@ -70,6 +71,8 @@ TREES = {"max_iter": 100, "max_depth": 3, "learning_rate": 0.1, "l2_regularizati
 #: (folder mode applies): trained on, and scored leaving the dataset out.
 CONTENT_SETS = ("big9", "cleanportaleval", "dragnet")
 OUT = REPO / "src" / "temex" / "content" / "decision.json"
+#: The mapped decision's file (``--mapped``).
+OUT_MAPPED = OUT.with_name("decision_mapped.json")
 
 
 def block_labels(doc, blocks, gold) -> list[float]:  # type: ignore[no-untyped-def]
@@ -85,8 +88,24 @@ def block_labels(doc, blocks, gold) -> list[float]:  # type: ignore[no-untyped-d
     return out
 
 
-def _rows(doc, index, params, label) -> tuple[list, list, list] | None:  # type: ignore[no-untyped-def]
-    got = decision_inputs(doc, index, params)
+def mapped_docs(doc, others) -> list[bool] | None:  # type: ignore[no-untyped-def]
+    """A content set page's template mask for the mapped decision: the page
+    mapped with its most similar pages of its site folder (the pool's page
+    similarity; the set's pages are listed, not a web root to walk)."""
+    from temex.api import fit_pages
+    from temex.site.pool import similarity
+    from temex.template.detectors import ExtractOptions
+
+    opts = ExtractOptions()
+    ranked = sorted(others, key=lambda o: -similarity(doc, o))[:opts.n_pages]
+    try:
+        return list(fit_pages(doc, ranked, opts).template)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _rows(doc, index, params, label, mapped=None) -> tuple[list, list, list] | None:  # type: ignore[no-untyped-def]
+    got = decision_inputs(doc, index, params, mapped=mapped)
     if got is None:
         return None
     cand, rows = got
@@ -97,19 +116,22 @@ def _rows(doc, index, params, label) -> tuple[list, list, list] | None:  # type:
 def _group(name: str, kind: str, pages: list, files: list, root: str, X: list, y: list,
            w: list) -> dict:
     return {"name": name, "kind": kind, "pages": pages, "files": files, "root": root,
-            "X": np.array(X, dtype=float).reshape(-1, len(DECISION_FEATURES)),
+            "X": np.array(X, dtype=float).reshape(len(y), -1) if y
+            else np.zeros((0, len(DECISION_FEATURES))),
             "y": np.array(y), "w": np.array(w)}
 
 
 def collect(data: Path, per_site: int, seed: int, names: list[str],
-            datasets: tuple[str, ...] = CONTENT_SETS) -> list[dict]:
+            datasets: tuple[str, ...] = CONTENT_SETS, mapped: bool = False) -> list[dict]:
     """Per group (a shared site, or a site folder of a content dataset with
     three pages or more): its name and kind (``site`` or the dataset), pages
     (path, gold text), the files of its index, and the blocks' rows, labels
     and weights of the pages the decision applies to. A shared site's labels
     come from its node-level gold; a content dataset's from its gold text
     (:func:`temex.evaluate.training.labels_for`: a block is content when most
-    of its word trigrams are in the gold)."""
+    of its word trigrams are in the gold). With ``mapped``, each page's
+    template mask of the key-page fit too (``mapped``: by page path), and
+    the rows of the mapped decision."""
     from temex.evaluate.content_sets import pages_by_site, read_html
     from temex.evaluate.training import labels_for
     from temex.page.tokens import tokens
@@ -124,14 +146,18 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
         site, files, pages = sample.site, sample.files, sample.pages
         index, _, _ = index_folder(files, site.root)
         X, y, w = [], [], []
+        masks: dict[str, list[bool] | None] = {}
         for f, _gold in pages:
             doc = parse(read_page(f), url=str(f))
+            m = key_page_mask(doc, f, site.root) if mapped else None
+            masks[str(f)] = m
             gold = gold_mask(doc, site.content_selector, site.template_selector)
-            got = _rows(doc, index, params, lambda c: block_labels(doc, c.blocks, gold))
+            got = _rows(doc, index, params, lambda c: block_labels(doc, c.blocks, gold), m)
             if got is not None:
                 X, y, w = X + got[0], y + got[1], w + got[2]
         groups.append(_group(site.name, "site", [(str(f), g) for f, g in pages],
                              [str(f) for f in files], str(site.root), X, y, w))
+        groups[-1]["mapped"] = masks
         print(f"  {site.name}: {len(pages)} pages, {len(y)} blocks, "
               f"{time.perf_counter() - t:.0f}s", file=sys.stderr, flush=True)
     for ds in datasets if not names else ():
@@ -148,15 +174,20 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
                 index.add(doc)
                 docs.append((r, doc))
             X, y, w = [], [], []
+            masks = {}
             for r, doc in docs:
                 gold = r.gold_text()
+                m = (mapped_docs(doc, [o for _, o in docs if o is not doc]) if mapped
+                     else None)
+                masks[str(r.html)] = m
                 got = _rows(doc, index, params, lambda c: labels_for(
-                    [tokens(t) for t in c.blocks.joined], gold))
+                    [tokens(t) for t in c.blocks.joined], gold), m)
                 if got is not None:
                     X, y, w = X + got[0], y + got[1], w + got[2]
             groups.append(_group(f"{ds}/{site_name}", ds,
                                  [(str(r.html), r.gold_text()) for r, _ in docs],
                                  [str(r.html) for r, _ in docs], "", X, y, w))
+            groups[-1]["mapped"] = masks
         print(f"  {ds}: done", file=sys.stderr, flush=True)
     return groups
 
@@ -170,6 +201,8 @@ BAGS = 1
 def _fit_one(sites: list[dict]):  # type: ignore[no-untyped-def]
     from sklearn.ensemble import HistGradientBoostingClassifier
 
+    sites = [s for s in sites if len(s["y"])]
+
     X = np.vstack([s["X"] for s in sites])
     y = np.concatenate([s["y"] for s in sites]) >= 0.5
     # every site weighs the same, whatever its pages and blocks
@@ -182,7 +215,7 @@ def _fit_one(sites: list[dict]):  # type: ignore[no-untyped-def]
 def fit(sites: list[dict], bags: int = 1):  # type: ignore[no-untyped-def]
     """The trees on ``sites`` (a list of ``bags`` forests to average), and
     every row they saw (the export's check)."""
-    X = np.vstack([s["X"] for s in sites])
+    X = np.vstack([s["X"] for s in sites if len(s["y"])])
     if bags <= 1:
         return [_fit_one(sites)], X
     out = []
@@ -219,7 +252,9 @@ def decision_dict(ms: list, X: np.ndarray, trained_on: list[str]) -> dict:  # ty
         mean = np.mean([m.decision_function(X[:2000]) for m in ms], axis=0)
         if not np.allclose(z, mean, atol=1e-9):
             raise AssertionError("averaged forest differs from the mean of the forests")
-    return {"version": DECISION_VERSION, "features": list(DECISION_FEATURES),
+    mapped = X.shape[1] == len(DECISION_FEATURES) + len(MAPPED_FEATURES)
+    return {"version": DECISION_VERSION,
+            "features": list(DECISION_FEATURES + (MAPPED_FEATURES if mapped else ())),
             "threshold": 0.5, "trees": TREES, "bags": len(parts), "trained_on": trained_on,
             "forest": forest}
 
@@ -244,8 +279,9 @@ def _read(f: str) -> bytes:
 def score_group(g: dict, models: dict | None, params: ContentParams) -> list[float]:
     """Token F1 of every page of ``g`` in folder mode."""
     index = _index(g)
+    masks = g.get("mapped", {})
     return [token_prf(extract_content(parse(_read(f), url=f), index, None, params,
-                                      models=models).text(), gold)[2]
+                                      models=models, mapped=masks.get(f)).text(), gold)[2]
             for f, gold in g["pages"]]
 
 
@@ -259,12 +295,13 @@ def explain(sites: list[dict], name: str, worst: int) -> None:
     s = sites[k]
     m, X = fit([o for j, o in enumerate(sites) if j != k], BAGS)
     fold = SiteDecision(decision_dict(m, X, []))
-    models = {**load_model(), "decision": fold}
+    models = {**load_model(), "decision_mapped" if fold.mapped else "decision": fold}
     _index(s)
     rows = []
     for f, gold in s["pages"]:
         doc = parse(read_page(Path(f)), url=f)
-        c = extract_content(doc, s["index"], None, ContentParams(), models=models)
+        c = extract_content(doc, s["index"], None, ContentParams(), models=models,
+                            mapped=s.get("mapped", {}).get(f))
         alone = extract_content(doc)
         rows.append((token_prf(c.text(), gold)[2] - token_prf(alone.text(), gold)[2], f, doc,
                      c, alone))
@@ -285,62 +322,8 @@ def explain(sites: list[dict], name: str, worst: int) -> None:
                       f"{cand.blocks.joined[b][:60]!r}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("sites", nargs="*", metavar="SITE")
-    ap.add_argument("--data", help=DATA_HELP)
-    ap.add_argument("--per-site", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--cache", default=str(REPO / "bench" / ".cache" / f"site_decision-v{DECISION_VERSION}.pkl"),
-                    help="the collected rows (remade with --refresh)")
-    ap.add_argument("--refresh", action="store_true")
-    ap.add_argument("--write", action="store_true", help="write the shipped model")
-    ap.add_argument("--bags", type=int, default=BAGS,
-                    help="forests averaged, each without a random third of the groups")
-    ap.add_argument("--json", help="every page's left-out scores")
-    ap.add_argument("--explain", metavar="SITE",
-                    help="only list the blocks the decision left out for SITE gets wrong "
-                         "on its worst pages")
-    ap.add_argument("--worst", type=int, default=3, help="pages listed by --explain")
-    args = ap.parse_args(argv)
-    data = data_dir(args.data)
-    cache = Path(args.cache)
-    if cache.is_file() and not args.refresh and not args.sites:
-        groups = pickle.loads(cache.read_bytes())
-    else:
-        groups = collect(data, args.per_site, args.seed, args.sites)
-        if not args.sites:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            cache.write_bytes(pickle.dumps([{k: v for k, v in g.items() if k != "index"}
-                                            for g in groups]))
-    if args.explain:
-        explain(groups, args.explain, args.worst)
-        return 0
-    base = load_model()
-    before = replace(ContentParams(), site_decision=False)
-    no_rule = replace(ContentParams(), decision_comments=False)
-    folds: list[tuple[str, list[dict]]] = [(g["name"], [g]) for g in groups
-                                           if g["kind"] == "site"]
-    for ds in CONTENT_SETS:
-        held = [g for g in groups if g["kind"] == ds]
-        if held:
-            folds.append((ds, held))
-    rows = []
-    for name, held in folds:
-        m, X = fit([g for g in groups if all(g is not h for h in held)], args.bags)
-        fold = SiteDecision(decision_dict(m, X, []))
-        loso = [x for g in held for x in score_group(g, {**base, "decision": fold},
-                                                     ContentParams())]
-        hand = [x for g in held for x in score_group(g, None, before)]
-        bare = [x for g in held for x in score_group(g, {**base, "decision": fold},
-                                                     no_rule)]
-        alone = [token_prf(temex.extract(_read(f), url=f, format="text") or "", gold)[2]
-                 for g in held for f, gold in g["pages"]]
-        rows.append((name, statistics.mean(loso), statistics.mean(hand),
-                     statistics.mean(alone), statistics.mean(bare), loso, hand, alone))
-        print(f"  {name}: left out {rows[-1][1]:.3f}, hand-set {rows[-1][2]:.3f}, "
-              f"page alone {rows[-1][3]:.3f}, no comment rule {rows[-1][4]:.3f}",
-              file=sys.stderr, flush=True)
+def print_table(rows: list[tuple], groups: list[dict]) -> None:  # type: ignore[type-arg]
+    """The left-out table, worst lift first, and its means."""
     rows.sort(key=lambda r: r[1] - r[3])
     print("Token F1, folder mode (every page of a group as its site's evidence), the "
           "decision trained leaving the site (a content dataset: the dataset) out; worst "
@@ -360,15 +343,83 @@ def main(argv: list[str] | None = None) -> int:
             lo, hand, alone, bare = (statistics.mean(r[i] for r in sel) for i in (1, 2, 3, 4))
             print(f"| **mean, {label}** ({len(sel)}) | {lo:.3f} | {hand:.3f} | {alone:.3f} "
                   f"| {lo - alone:+.3f} | {hand - alone:+.3f} | {bare:.3f} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sites", nargs="*", metavar="SITE")
+    ap.add_argument("--data", help=DATA_HELP)
+    ap.add_argument("--per-site", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cache", help="the collected rows (remade with --refresh; default "
+                    "bench/.cache/site_decision-vN[-mapped].pkl)")
+    ap.add_argument("--mapped", action="store_true",
+                    help="the mapped decision: each page's key-page fit as two more inputs "
+                         "(writes decision_mapped.json)")
+    ap.add_argument("--refresh", action="store_true")
+    ap.add_argument("--write", action="store_true", help="write the shipped model")
+    ap.add_argument("--bags", type=int, default=BAGS,
+                    help="forests averaged, each without a random third of the groups")
+    ap.add_argument("--json", help="every page's left-out scores")
+    ap.add_argument("--no-folds", action="store_true",
+                    help="skip the left-out runs (with --write: only train and write)")
+    ap.add_argument("--explain", metavar="SITE",
+                    help="only list the blocks the decision left out for SITE gets wrong "
+                         "on its worst pages")
+    ap.add_argument("--worst", type=int, default=3, help="pages listed by --explain")
+    args = ap.parse_args(argv)
+    data = data_dir(args.data)
+    suffix = "-mapped" if args.mapped else ""
+    cache = Path(args.cache or REPO / "bench" / ".cache"
+                 / f"site_decision-v{DECISION_VERSION}{suffix}.pkl")
+    if cache.is_file() and not args.refresh and not args.sites:
+        groups = pickle.loads(cache.read_bytes())
+    else:
+        groups = collect(data, args.per_site, args.seed, args.sites, mapped=args.mapped)
+        if not args.sites:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_bytes(pickle.dumps([{k: v for k, v in g.items() if k != "index"}
+                                            for g in groups]))
+    if args.explain:
+        explain(groups, args.explain, args.worst)
+        return 0
+    base = load_model()
+    before = replace(ContentParams(), site_decision=False)
+    no_rule = replace(ContentParams(), decision_comments=False)
+    folds: list[tuple[str, list[dict]]] = [(g["name"], [g]) for g in groups
+                                           if g["kind"] == "site"]
+    for ds in CONTENT_SETS:
+        held = [g for g in groups if g["kind"] == ds]
+        if held:
+            folds.append((ds, held))
+    key = "decision_mapped" if args.mapped else "decision"
+    rows = []
+    for name, held in folds if not args.no_folds else ():
+        m, X = fit([g for g in groups if all(g is not h for h in held)], args.bags)
+        fold = SiteDecision(decision_dict(m, X, []))
+        loso = [x for g in held for x in score_group(g, {**base, key: fold},
+                                                     ContentParams())]
+        hand = [x for g in held for x in score_group(g, None, before)]
+        bare = [x for g in held for x in score_group(g, {**base, key: fold}, no_rule)]
+        alone = [token_prf(temex.extract(_read(f), url=f, format="text") or "", gold)[2]
+                 for g in held for f, gold in g["pages"]]
+        rows.append((name, statistics.mean(loso), statistics.mean(hand),
+                     statistics.mean(alone), statistics.mean(bare), loso, hand, alone))
+        print(f"  {name}: left out {rows[-1][1]:.3f}, hand-set {rows[-1][2]:.3f}, "
+              f"page alone {rows[-1][3]:.3f}, no comment rule {rows[-1][4]:.3f}",
+              file=sys.stderr, flush=True)
+    if rows:
+        print_table(rows, groups)
     if args.json:
         Path(args.json).write_text(json.dumps(
             {r[0]: {"loso": r[5], "hand": r[6], "alone": r[7]} for r in rows}), "utf-8")
     if args.write:
         m, X = fit(groups, args.bags)
         trained = sorted({g["name"] if g["kind"] == "site" else g["kind"] for g in groups})
-        OUT.write_text(json.dumps(decision_dict(m, X, trained),
+        out = OUT_MAPPED if args.mapped else OUT
+        out.write_text(json.dumps(decision_dict(m, X, trained),
                                   separators=(",", ":")) + "\n", "utf-8")
-        print(f"\nwrote {OUT.relative_to(REPO)}", file=sys.stderr)
+        print(f"\nwrote {out.relative_to(REPO)}", file=sys.stderr)
     return 0
 
 
