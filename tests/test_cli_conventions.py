@@ -157,6 +157,18 @@ def test_content_reads_subfolders_and_counts(www: Path, tmp_path: Path) -> None:
     assert (tmp_path / "c" / "aws" / "enumeration" / "whoami" / "index.txt").is_file()
 
 
+
+def test_content_maps_each_page_unless_told_not_to(demo_site: Path, tmp_path: Path) -> None:
+    """A folder's pages are decided with their key-page fit by default (the
+    per-page JSON says how each was decided); ``--no-mapping`` leaves it out."""
+    post = Path("www") / "blog" / "balcony-herbs" / "index.json"
+    for flags, how in (((), "decision, mapped"), (("--no-mapping",), "decision")):
+        out = tmp_path / (flags[0].strip("-") if flags else "default")
+        r = temex("content", str(demo_site), "-o", str(out), "-f", "json", "-q", *flags)
+        assert r.returncode == 0, r.stderr
+        page = json.loads((out / post).read_text())
+        assert page["site"] == how and "Thyme, oregano and sage" in page["text"]
+
 # -- 3. base install: batch readers, extras named -----------------------------
 
 def test_fastwarc_is_a_base_dependency() -> None:
