@@ -124,24 +124,28 @@ def table(results: list[dict[str, object]], peers: list[str]) -> str:
         s["best peer"] = max((s[p] for p in peers), default=float("nan"))
         per.append((r["site"], len(rows), s))  # type: ignore[arg-type]
     per.sort(key=lambda t: t[2]["lift"])
-    cols = ["site", "page_alone", "lift", *extra, *peers, "best peer"]
-    head = "| site | pages | site level | page alone | lift | " + \
-        ("pages dir | " if key_mode else "") + " | ".join(peers) + " | site − best peer |"
-    out = [head, "|---|---:|" + "---:|" * (len(cols))]
+    # the peers' columns, and the margin over the best, only where peers ran
+    cols = ["site", "page_alone", "lift", *extra, *peers]
+    head = "| " + " | ".join(["site", "pages", "site level", "page alone", "lift",
+                              *(["pages dir"] if key_mode else []), *peers,
+                              *(["site − best peer"] if peers else [])]) + " |"
+    out = [head, "|---|---:|" + "---:|" * (len(cols) + bool(peers))]
+
+    def tail(s: dict[str, float]) -> str:
+        return f" | {s['site'] - s['best peer']:+.3f} |" if peers else " |"
+
     for name, n, s in per:
         out.append(f"| {name} | {n} | " + " | ".join(
-            f"{s[c]:+.3f}" if c == "lift" else f"{s[c]:.3f}" for c in cols[:-1])
-            + f" | {s['site'] - s['best peer']:+.3f} |")
+            f"{s[c]:+.3f}" if c == "lift" else f"{s[c]:.3f}" for c in cols) + tail(s))
     for label, keep in (("mean, all sites", lambda n: True),
                         ("mean, the 13 sites added 2026-12-03", lambda n: n in NEW_SITES),
                         ("mean, the other sites", lambda n: n not in NEW_SITES)):
         sel = [s for name, _, s in per if keep(name)]
         if not sel:
             continue
-        m = {c: statistics.mean(s[c] for s in sel) for c in cols}
+        m = {c: statistics.mean(s[c] for s in sel) for c in [*cols, "best peer"]}
         out.append(f"| **{label}** ({len(sel)}) | | " + " | ".join(
-            f"{m[c]:+.3f}" if c == "lift" else f"{m[c]:.3f}" for c in cols[:-1])
-            + f" | {m['site'] - m['best peer']:+.3f} |")
+            f"{m[c]:+.3f}" if c == "lift" else f"{m[c]:.3f}" for c in cols) + tail(m))
     return "\n".join(out)
 
 
