@@ -103,15 +103,17 @@ def key_page_mask(doc: Document, path: Path, root: Path,
     ``temex extract PATH --pages-dir ROOT``); None where no page serves or
     the fit fails. ``surveyed`` keeps the candidates read for the folder's
     other pages. O(pool pages read + mapping)."""
-    from ..api import fit_pages
     from ..errors import TemexError
     from ..site.pool import choose_pages
-    from ..template.detectors import ExtractOptions
+    from ..template.detectors import ExtractOptions, get_detector
 
     options = ExtractOptions()
     try:
         pages, _, _ = choose_pages(doc, path, root, options.n_pages, surveyed=surveyed)
-        return list(fit_pages(doc, pages, options).template) if pages else None
+        if not pages:
+            return None
+        detector = get_detector(options.method, **options.detector_params())
+        return list(detector.fit(doc, pages).model_.template)
     except TemexError:
         return None
 
