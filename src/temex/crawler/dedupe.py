@@ -14,9 +14,8 @@ stated in the index:
   resemblance bounds what the reader loses: the shingles of the page not in
   its twin's text are at most ``1 - threshold`` of the two pages' shingles
   together.
-  The default, 0.95, and how it was chosen:
-  docs/journal/2026-11-25-crawl-duplicates-the-threshold.md
-  (``bench/train/dup_threshold.py``).
+  The default, and how it was chosen:
+  :data:`temex.site.defaults.DEFAULT_NEAR_DUP`.
 
 A canonical URL alone proves nothing (the later pages of a forum topic may
 declare the first page as canonical and hold other posts); neither does a
@@ -41,6 +40,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..site.defaults import DEFAULT_NEAR_DUP
 from ..site.duplicates import jaccard
 
 __all__ = ["DuplicateProof", "find_duplicates", "text_shingles"]
@@ -88,7 +88,7 @@ class DuplicateProof:
 
 
 def find_duplicates(texts: Sequence[str], canonicals: Sequence[str | None],
-                    threshold: float = 0.95,
+                    threshold: float = DEFAULT_NEAR_DUP,
                     urls: Sequence[str] | None = None) -> dict[int, DuplicateProof]:
     """Duplicates among ``texts`` (pages in crawl order, with their declared
     canonical URLs and, optionally, their own URLs; empty texts are never
