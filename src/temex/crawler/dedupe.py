@@ -35,22 +35,21 @@ with the same text the canonical one is written and the other points to it.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..page.tokens import tokens
 from ..site.defaults import DEFAULT_NEAR_DUP
 from ..site.duplicates import jaccard
 
 __all__ = ["DuplicateProof", "find_duplicates", "text_shingles"]
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
 
 def text_shingles(text: str, k: int = 3) -> frozenset[str]:
-    """The ``k``-word shingles of ``text`` (lower-cased words; a text of
-    fewer than ``k`` words is one shingle), a repeated shingle numbered by
+    """The ``k``-word shingles of ``text`` (lower-cased words,
+    :func:`temex.page.tokens.tokens`; a text of fewer than ``k`` words is
+    one shingle), a repeated shingle numbered by
     its occurrence (``"a b c"``, ``"a b c#2"``): the multiset as a set, so
     that a text repeating a sentence is not made smaller than it is.
 
@@ -60,7 +59,7 @@ def text_shingles(text: str, k: int = 3) -> frozenset[str]:
     shingles are set aside; that module's docstring compares the two
     schemes): strings, so that the proof and the prefix order are the same
     in every run."""
-    words = _WORD.findall(text.lower())
+    words = tokens(text)
     if len(words) <= k:
         return frozenset([" ".join(words)]) if words else frozenset()
     seen: Counter[str] = Counter()
