@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..site.defaults import DEFAULT_NEAR_DUP
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -59,10 +60,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="also keep the raw responses in OUTDIR/responses.warc.gz")
     g.add_argument("--no-dedupe", action="store_true",
                    help="write every page, duplicates too")
-    g.add_argument("--near-dup", type=float, default=0.95, metavar="R",
+    g.add_argument("--near-dup", type=float, default=DEFAULT_NEAR_DUP, metavar="R",
                    help="record a page as a duplicate of an earlier one when its main text is "
                         "the same or the resemblance (Jaccard) of their word 3-shingles is at "
-                        "least R, in (0, 1] (default 0.95)")
+                        "least R, in (0, 1] (default %(default)s)")
     add_comments_argument(g)
     g.add_argument("-n", "--n-pages", type=int, default=4,
                    help="pages compared with each template's key page (default 4)")

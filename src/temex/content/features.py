@@ -46,6 +46,7 @@ from ..page import kernel
 from ..page.blocks import Blocks, subtree_sums
 from ..page.dom import HEADING_TAGS, Document
 from ..page.names import NameMemo, ancestor_counts, flagged_below, name_flags, part_flags
+from ..page.tokens import tokens
 from ..page.vocabulary import COMMENT_SECTION_PREFIXES
 from .feature_columns import (
     _ANC,
@@ -69,7 +70,6 @@ from .title import page_title_text
 __all__ = ["CONTEXT_FEATURES", "FEATURES", "FeatureRows", "SITE_FEATURES",
            "block_features", "context_features", "logit"]
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 _ASCII_DIGIT = re.compile(r"[0-9]")
 
 # the name verdicts of these three, remembered across pages (page.names)
@@ -350,8 +350,9 @@ def _landmark_rows(pg: _Page, comm: list[bool]) -> _Rows:
 
 
 def _title_words(doc: Document) -> set[str]:
-    """The lower-cased words of the page's ``<title>`` (before ``<body>``)."""
-    return set(_WORD.findall(page_title_text(doc).lower()))
+    """The lower-cased words of the page's ``<title>`` (before ``<body>``),
+    cut as a block's (:func:`temex.page.tokens.tokens`)."""
+    return set(tokens(page_title_text(doc)))
 
 
 def block_lists(doc: Document, blocks: Blocks) -> tuple[list[int], list[int]]:

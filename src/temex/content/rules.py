@@ -189,73 +189,132 @@ def rule_signals(doc: Document, blocks: Blocks, boiler: Sequence[bool],
     node = blocks.node
     if specific is None:
         specific = [not x for x in boiler]
-    ld_ok = link_density_ok(doc, blocks, params.max_link_density)
-    data_rows = headed_table_rows(doc) if masked and params.data_tables else frozenset()
-    if data_rows:
-        # a table with named columns is data, not navigation: its linked
-        # cells (a ranking's titles, a listing's topics) are the page's
-        ld_ok = [ok or r for ok, r in zip(ld_ok, in_headed_table(doc, blocks, data_rows))]
+    ld_ok, data_rows = _link_density_verdicts(doc, blocks, params, masked)
     out["ld_ok"] = ld_ok
     good = [not boiler[b] and ld_ok[b] for b in range(n)]
     bad: list[bool] | None = None
     if params.names:
-        bad = named_subtrees(doc, blocks, good, anchors=template is not None)
-        if (template is not None and params.own_records > 0
-                and any(bad[node[b]] and specific[b] for b in range(n))):
-            # the page's own text under a name: the lists that hold most of it
-            # (a listing's rows), found before any other name is read, are not
-            # dropped by a name. A comment thread is not the page's records
-            # (comments are content or not by convention: --no-comments), so
-            # the comment names still apply
-            main_records = own_records(doc, blocks, specific, -1,
-                                       params.own_records, comment_sections(doc))
-            if any(main_records):
-                bad = named_subtrees(doc, blocks, good, main_records, anchors=True)
+        bad = _named_verdicts(doc, blocks, good, specific, params, template)
         out["named"] = [bad[node[b]] for b in range(n)]
         good = [g and not bad[node[b]] for b, g in enumerate(good)]
     own: list[bool] | None = None
     if template is not None and params.own_records > 0:
-        anchor = anchor_element(blocks, good, [0] * len(doc)) if any(good) else -1
-        own = own_records(doc, blocks, specific, anchor, params.own_records, bad)
+        own = own_records(doc, blocks, specific, _anchor(doc, blocks, good),
+                          params.own_records, bad)
         out["own"] = [own[node[b]] for b in range(n)]
         # a record's scaffolding (author box, date, "Reply", linked title) is
         # part of the record: only the template mask removes text from it
         good = [(not template[b]) if own[node[b]] else g for b, g in enumerate(good)]
     if params.records:
-        anchor = anchor_element(blocks, good, [0] * len(doc)) if any(good) else -1
-        rec = teaser_records(doc, blocks, params.records, params.max_link_density, anchor,
-                             strict=masked, data_rows=data_rows)
-        if own is not None:
-            rec = [r and not o for r, o in zip(rec, own)]
+        rec = _teaser_verdicts(doc, blocks, good, params, masked, data_rows, own)
         out["records"] = [rec[node[b]] for b in range(n)]
         good = [g and not rec[node[b]] for b, g in enumerate(good)]
-    neutral = None
-    if masked and template is not None and params.neutral_repeats:
-        # under a mask the template bounds the region; text the page shares
-        # with its kind (field labels, a fixed intro) sits inside it
-        neutral = [bool(boiler[b]) and not template[b] for b in range(n)]
+    neutral = _neutral_blocks(blocks, boiler, template, params, masked)
     chosen, region = rules_region(doc, blocks, good, params.penalty, neutral)
     if masked and params.gaps and chosen:
         chosen = sorted(set(chosen).union(region_gaps(doc, blocks, boiler, chosen, region,
                                                       out["named"], out["records"])))
     if params.title and chosen:
-        title = title_before(doc, blocks, good, region)
-        if title >= 0:
-            head = (head_zone_blocks(doc, blocks, good, title, region)
-                    if template is not None and not masked else [])
-            chosen[:0] = [title, *head]
-            out["title"] = title
-            out["head"] = head
-        if masked:
-            extra = title_zone(doc, blocks, good, chosen, region, template, ld_ok,
-                               out["named"])
-            if extra:
-                chosen = sorted(set(chosen) | set(extra))
+        chosen = _with_title(doc, blocks, good, chosen, region, out, template, masked)
     mask = [False] * n
     for b in chosen:
         mask[b] = True
     out.update(region=region, chosen=chosen, chosen_mask=mask)
     return out
+
+
+def _link_density_verdicts(doc: Document, blocks: Blocks, params: ContentParams,
+                           masked: bool) -> tuple[list[bool], frozenset[int]]:
+    """Decides which blocks pass the link-density rule: per block
+    :func:`link_density_ok`, and under a template mask (``masked``, with
+    ``params.data_tables``) every block in a row of a table with named
+    columns too: such a table is data, not navigation, and its linked cells
+    (a ranking's titles, a listing's topics) are the page's. Returns the
+    verdicts and those rows (:func:`~.records.headed_table_rows`; empty
+    otherwise)."""
+    ld_ok = link_density_ok(doc, blocks, params.max_link_density)
+    data_rows = headed_table_rows(doc) if masked and params.data_tables else frozenset()
+    if data_rows:
+        ld_ok = [ok or r for ok, r in zip(ld_ok, in_headed_table(doc, blocks, data_rows))]
+    return ld_ok, data_rows
+
+
+def _named_verdicts(doc: Document, blocks: Blocks, good: list[bool], specific: Sequence[bool],
+                    params: ContentParams, template: Sequence[bool] | None) -> list[bool]:
+    """Decides which elements a negative name drops (:func:`named_subtrees`;
+    with site evidence, ``template`` given, a heading's anchor id is no
+    name). With site evidence and some of the page's own text (``specific``)
+    under a name, the lists that hold most of it (a listing's rows,
+    :func:`~.records.own_records`, found before any other name is read) are
+    not dropped by a name. A comment thread is not the page's records
+    (comments are content or not by convention: --no-comments), so the
+    comment names still apply. Per element."""
+    node = blocks.node
+    bad = named_subtrees(doc, blocks, good, anchors=template is not None)
+    if (template is not None and params.own_records > 0
+            and any(bad[node[b]] and specific[b] for b in range(len(blocks)))):
+        main_records = own_records(doc, blocks, specific, -1,
+                                   params.own_records, comment_sections(doc))
+        if any(main_records):
+            bad = named_subtrees(doc, blocks, good, main_records, anchors=True)
+    return bad
+
+
+def _anchor(doc: Document, blocks: Blocks, good: list[bool]) -> int:
+    """Decides the element the record rules keep the article by: the
+    :func:`~.records.anchor_element` of the ``good`` blocks, names not
+    weighed; -1 when no block is good."""
+    return anchor_element(blocks, good, [0] * len(doc)) if any(good) else -1
+
+
+def _teaser_verdicts(doc: Document, blocks: Blocks, good: list[bool], params: ContentParams,
+                     masked: bool, data_rows: frozenset[int],
+                     own: list[bool] | None) -> list[bool]:
+    """Decides which elements are inside a teaser record
+    (:func:`~.records.teaser_records`; under a template mask, ``masked``,
+    lists of teasers only, and never a row of ``data_rows``), the page's
+    own records (``own``) excepted. Per element."""
+    rec = teaser_records(doc, blocks, params.records, params.max_link_density,
+                         _anchor(doc, blocks, good), strict=masked, data_rows=data_rows)
+    if own is not None:
+        rec = [r and not o for r, o in zip(rec, own)]
+    return rec
+
+
+def _neutral_blocks(blocks: Blocks, boiler: Sequence[bool], template: Sequence[bool] | None,
+                    params: ContentParams, masked: bool) -> list[bool] | None:
+    """Decides which blocks neither grow nor shrink the region: under a
+    template mask the template bounds the region, and text the page shares
+    with its kind (repeated but not template: field labels, a fixed intro)
+    sits inside it. None otherwise (no mask, no site evidence or
+    ``params.neutral_repeats`` off)."""
+    if masked and template is not None and params.neutral_repeats:
+        return [bool(boiler[b]) and not template[b] for b in range(len(blocks))]
+    return None
+
+
+def _with_title(doc: Document, blocks: Blocks, good: list[bool], chosen: list[int], region: int,
+                out: dict[str, Any], template: Sequence[bool] | None, masked: bool) -> list[int]:
+    """Decides the title and the blocks it brings: the title block before the
+    region (:func:`~.title.title_before`) and, with site evidence and no
+    mask, the head zone between them (:func:`~.title.head_zone_blocks`), put
+    first in ``chosen`` (in place) and written to ``out``'s ``title`` and
+    ``head``; under a mask (``masked``), the title heading's nested blocks
+    and the zone between it and the main text (:func:`~.title.title_zone`)
+    added. Returns the chosen blocks."""
+    title = title_before(doc, blocks, good, region)
+    if title >= 0:
+        head = (head_zone_blocks(doc, blocks, good, title, region)
+                if template is not None and not masked else [])
+        chosen[:0] = [title, *head]
+        out["title"] = title
+        out["head"] = head
+    if masked:
+        extra = title_zone(doc, blocks, good, chosen, region, template, out["ld_ok"],
+                           out["named"])
+        if extra:
+            chosen = sorted(set(chosen) | set(extra))
+    return chosen
 
 
 def in_headed_table(doc: Document, blocks: Blocks, rows: Collection[int]) -> list[bool]:

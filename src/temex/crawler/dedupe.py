@@ -14,9 +14,8 @@ stated in the index:
   resemblance bounds what the reader loses: the shingles of the page not in
   its twin's text are at most ``1 - threshold`` of the two pages' shingles
   together.
-  The default, 0.95, and how it was chosen:
-  docs/journal/2026-11-25-crawl-duplicates-the-threshold.md
-  (``bench/train/dup_threshold.py``).
+  The default, and how it was chosen:
+  :data:`temex.site.defaults.DEFAULT_NEAR_DUP`.
 
 A canonical URL alone proves nothing (the later pages of a forum topic may
 declare the first page as canonical and hold other posts); neither does a
@@ -36,21 +35,21 @@ with the same text the canonical one is written and the other points to it.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..page.tokens import tokens
+from ..site.defaults import DEFAULT_NEAR_DUP
 from ..site.duplicates import jaccard
 
 __all__ = ["DuplicateProof", "find_duplicates", "text_shingles"]
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
 
 def text_shingles(text: str, k: int = 3) -> frozenset[str]:
-    """The ``k``-word shingles of ``text`` (lower-cased words; a text of
-    fewer than ``k`` words is one shingle), a repeated shingle numbered by
+    """The ``k``-word shingles of ``text`` (lower-cased words,
+    :func:`temex.page.tokens.tokens`; a text of fewer than ``k`` words is
+    one shingle), a repeated shingle numbered by
     its occurrence (``"a b c"``, ``"a b c#2"``): the multiset as a set, so
     that a text repeating a sentence is not made smaller than it is.
 
@@ -60,7 +59,7 @@ def text_shingles(text: str, k: int = 3) -> frozenset[str]:
     shingles are set aside; that module's docstring compares the two
     schemes): strings, so that the proof and the prefix order are the same
     in every run."""
-    words = _WORD.findall(text.lower())
+    words = tokens(text)
     if len(words) <= k:
         return frozenset([" ".join(words)]) if words else frozenset()
     seen: Counter[str] = Counter()
@@ -88,7 +87,7 @@ class DuplicateProof:
 
 
 def find_duplicates(texts: Sequence[str], canonicals: Sequence[str | None],
-                    threshold: float = 0.95,
+                    threshold: float = DEFAULT_NEAR_DUP,
                     urls: Sequence[str] | None = None) -> dict[int, DuplicateProof]:
     """Duplicates among ``texts`` (pages in crawl order, with their declared
     canonical URLs and, optionally, their own URLs; empty texts are never

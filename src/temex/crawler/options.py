@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..site.defaults import DEFAULT_NEAR_DUP
+
 __all__ = ["CrawlOptions"]
 
 
@@ -26,7 +28,8 @@ class CrawlOptions:
     ``cluster_threshold``, ``dedupe`` and ``near_dup_resemblance`` (a page is
     recorded as a duplicate of an earlier written page when its main text is
     the same, or when the resemblance (Jaccard) of the two texts' word
-    3-shingle multisets reaches this value, in (0, 1];
+    3-shingle multisets reaches this value, in (0, 1]; default
+    :data:`temex.site.defaults.DEFAULT_NEAR_DUP`;
     :mod:`temex.crawler.dedupe`, docs/CRAWL.md), ``warc`` (keep
     the raw responses in ``OUTDIR/responses.warc.gz``), ``site_index``
     (the repeated-text evidence: ``sample``, the first ``index_pages`` pages
@@ -50,7 +53,7 @@ class CrawlOptions:
     n_pages: int = 4
     cluster_threshold: float = 0.5
     dedupe: bool = True
-    near_dup_resemblance: float = 0.95
+    near_dup_resemblance: float = DEFAULT_NEAR_DUP
     site_index: str = "sample"
     index_pages: int = 24
     warc: bool = False

@@ -123,6 +123,9 @@ def page_meta(doc: Document) -> tuple[str, dict[str, Any]]:
     return (md["title"] or "")[:1000], meta
 
 
+#: The words counted in a page's stats (``words``), cut in the text as
+#: written: not :func:`temex.page.tokens.tokens`, which lower-cases first and
+#: so may count more (``"İx"`` lowers to ``i``, a combining dot, ``x``).
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 

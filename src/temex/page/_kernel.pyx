@@ -768,8 +768,9 @@ def vocabulary(list tag, list ids, list classes, Py_ssize_t body, Py_ssize_t end
 # -- primitives for the content features (temex.page.names, Blocks.words) --------
 
 def words_of(list strings):
-    """``re.findall(r"\\w+", s.lower())`` of each string: runs of characters
-    that are ``str.isalnum`` or ``_`` (sre's Unicode word class)."""
+    """:func:`temex.page.tokens.tokens` of each string,
+    ``re.findall(r"\\w+", s.lower())``: runs of characters that are
+    ``str.isalnum`` or ``_`` (sre's Unicode word class)."""
     cdef list out = [], words
     cdef str low
     cdef Py_ssize_t n, j, start

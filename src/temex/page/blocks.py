@@ -19,6 +19,7 @@ from hashlib import blake2b
 
 from . import kernel
 from .dom import IGNORED_TAGS, Document
+from .tokens import tokens
 
 __all__ = ["BLOCK_TAGS", "Blocks", "heaviest_element", "heaviest_subtree", "key_hash",
            "page_blocks", "norm_key", "shown_controls", "subtree_sums"]
@@ -38,7 +39,6 @@ _MAIN = frozenset({"main"})
 #: sizes and colours, not a directory.
 MAX_OPTIONS = 30
 _DIGITS = re.compile(r"\d+")
-_WORD = re.compile(r"\w+")
 
 
 def key_hash(key: str) -> str:
@@ -79,8 +79,9 @@ class Blocks:
         :func:`key_hash` of each :attr:`key` (computed on first use, then
         kept): the form a hashed site index counts.
     words : list of list of str
-        The lower-cased words (``\\w+``) of each block text (computed on first
-        use, then kept): ``re.findall(r"\\w+", joined.lower())``.
+        The lower-cased words of each block text (computed on first use,
+        then kept): :func:`temex.page.tokens.tokens` of each :attr:`joined`,
+        the evaluation's tokens (the kernel's ``words_of`` gives the same).
     block_of : list of int
         For every document node, the index of the block it contributes to, or
         -1 (outside body, hidden, or no text).
@@ -131,7 +132,7 @@ class Blocks:
         if self._words is None:
             k = kernel.get()
             self._words = (k.words_of(self.joined) if k is not None
-                           else [_WORD.findall(s.lower()) for s in self.joined])
+                           else [tokens(s) for s in self.joined])
         return self._words
 
     @property

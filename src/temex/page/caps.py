@@ -4,7 +4,8 @@ become siblings at that depth, :func:`cap_depth`), :data:`DEFAULT_MAX_ELEMENTS`,
 :data:`DEFAULT_MAX_BYTES`; the cheap counts that let most pages skip the scan
 (:func:`counted_bound`, :func:`_needs_scan`, :func:`_parse_first`) and the
 depth check of a tree parsed first (:func:`_deeper_than`). Every cost and
-figure: docs/ROBUSTNESS.md.
+figure: docs/ROBUSTNESS.md; before and after the caps:
+docs/journal/2026-11-23-robustness-the-caps-measured-before-and-after.md.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 #: deeper elements become siblings at this depth, as in Chromium's parser
 #: (kMaximumHTMLParserDOMTreeDepth = 512). Lexbor's tree builder checks the
 #: stack of open elements for every tag, so its cost is tags × depth: 200,000
-#: nested ``<div>`` took minutes; capped, about a second (docs/ROBUSTNESS.md).
+#: nested ``<div>`` took minutes; capped, about a second
+#: (docs/journal/2026-11-23-robustness-the-caps-measured-before-and-after.md).
 MAX_DEPTH = 512
 #: Most elements :func:`~temex.page.dom.parse` builds for one page: each costs about 1 KB in
 #: the library's arrays and Lexbor's tree, and several times that through a
 #: fit, so a page of 1 million ``<p>`` (8 MB) is refused, not parsed
-#: (docs/ROBUSTNESS.md gives the figures).
+#: (docs/journal/2026-11-23-robustness-the-caps-measured-before-and-after.md gives the figures).
 DEFAULT_MAX_ELEMENTS = 250_000
 
 # Start and end tags (name, "/" of a self-closing tag), comments, doctypes and

@@ -59,6 +59,10 @@ DEFAULT_DUPLICATE = 0.7
 #: Words per shingle.
 SHINGLE_WORDS = 4
 
+#: Words cut before they are lower-cased (:func:`page_shingles`), not
+#: :func:`temex.page.tokens.tokens`' lower-case-then-cut: the two differ where
+#: lower-casing makes a non-word character (``"İx"`` is ``i̇x`` here, ``i``
+#: and ``x`` there), so the candidate pages' shingles keep their own cut.
 _WORD = re.compile(r"\w+")
 
 #: Query parameters that name a session or an order, not a page: dropped by

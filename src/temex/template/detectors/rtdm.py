@@ -93,12 +93,31 @@ def _align(a: int, b: int, d1: Document, d2: Document,
            memo: dict[tuple[int, int], int], max_cells: int
            ) -> tuple[int, list[tuple[str, int, int]]]:
     """Fill M and B for the children of (a, b) (Fig. 3 lines 5-45) and
-    backtrack. Needs ``memo`` to hold every same-label non-leaf pair."""
+    backtrack. Needs ``memo`` to hold every same-label non-leaf pair.
+    Steps: :func:`_identical_ends`, then :func:`_greedy_ops` on a level of
+    more than ``max_cells`` cells, else :func:`_edit_matrix` and
+    :func:`_backtrack`."""
     A, B = d1.children[a], d2.children[b]
-    h1, h2, s1, s2, t1, t2 = (d1.subtree_hash, d2.subtree_hash, d1.size, d2.size,
-                              d1.tag, d2.tag)
+    ops, lo, hi1, hi2, tail = _identical_ends(A, B, d1.subtree_hash, d2.subtree_hash)
+    A2, B2 = A[lo:hi1], B[lo:hi2]
+    if len(A2) * len(B2) > max_cells:  # greedy: identical subtrees in order, the rest edited
+        cost, mid = _greedy_ops(A2, B2, d1, d2)
+    else:
+        cost, Bop = _edit_matrix(A2, B2, d1, d2, memo)
+        mid = _backtrack(Bop, A2, B2)
+    ops.extend(mid)
+    ops.extend(reversed(tail))
+    return cost, ops
+
+
+def _identical_ends(A: Sequence[int], B: Sequence[int], h1: Sequence[int], h2: Sequence[int]
+                    ) -> tuple[list[tuple[str, int, int]], int, int, int,
+                               list[tuple[str, int, int]]]:
+    """Decides the common prefix and suffix of identical subtrees of two
+    children lists (subtree hashes ``h1``, ``h2``): they are in every optimal
+    mapping, so only ``A[lo:hi1]`` against ``B[lo:hi2]`` is left to align.
+    Returns ``(prefix ops, lo, hi1, hi2, suffix ops last first)``."""
     ops: list[tuple[str, int, int]] = []
-    # common prefix / suffix of identical subtrees (always in an optimal mapping)
     lo, hi1, hi2 = 0, len(A), len(B)
     while lo < hi1 and lo < hi2 and h1[A[lo]] == h2[B[lo]]:
         ops.append((IDENT, A[lo], B[lo]))
@@ -108,31 +127,52 @@ def _align(a: int, b: int, d1: Document, d2: Document,
         hi1 -= 1
         hi2 -= 1
         tail.append((IDENT, A[hi1], B[hi2]))
-    A2, B2 = A[lo:hi1], B[lo:hi2]
+    return ops, lo, hi1, hi2, tail
+
+
+def _greedy_ops(A2: Sequence[int], B2: Sequence[int], d1: Document, d2: Document
+                ) -> tuple[int, list[tuple[str, int, int]]]:
+    """Decides a very wide level's alignment without the matrix: each child
+    of ``A2`` maps to the first identical subtree of ``B2`` after the last
+    one mapped, every other child is deleted or inserted at its size.
+    Returns ``(cost, ops)``. O(|A2| + |B2|) but for repeated subtrees."""
+    h1, h2, s1, s2 = d1.subtree_hash, d2.subtree_hash, d1.size, d2.size
+    ops: list[tuple[str, int, int]] = []
+    cost = 0
+    pos: dict[int, list[int]] = {}
+    for j, d in enumerate(B2):
+        pos.setdefault(h2[d], []).append(j)
+    j0 = 0
+    for c in A2:
+        cand = [j for j in pos.get(h1[c], ()) if j >= j0]
+        if cand:
+            j = cand[0]
+            for d in B2[j0:j]:
+                ops.append((INSERT, -1, d))
+                cost += s2[d]
+            ops.append((IDENT, c, B2[j]))
+            j0 = j + 1
+        else:
+            ops.append((DELETE, c, -1))
+            cost += s1[c]
+    for d in B2[j0:]:
+        ops.append((INSERT, -1, d))
+        cost += s2[d]
+    return cost, ops
+
+
+def _edit_matrix(A2: Sequence[int], B2: Sequence[int], d1: Document, d2: Document,
+                 memo: dict[tuple[int, int], int]) -> tuple[int, list[list[str]]]:
+    """Decides the cheapest edit of the children list ``A2`` into ``B2``
+    (Fig. 3): ``M[i][j]``, the cost of the first i children of a against the
+    first j of b, each cell the cheapest of a deletion, an insertion or the
+    pair's cost (0 for identical subtrees, the bottom-up short-cut; a
+    replacement across labels; the top-down short-cut when one is a leaf;
+    else the pair's memoised mapping). Returns ``(M[m][n], B)``, ``B`` the
+    operation chosen at each cell."""
+    h1, h2, s1, s2, t1, t2 = (d1.subtree_hash, d2.subtree_hash, d1.size, d2.size,
+                              d1.tag, d2.tag)
     m, n = len(A2), len(B2)
-    if m * n > max_cells:  # greedy: identical subtrees in order, the rest edited
-        cost = 0
-        pos: dict[int, list[int]] = {}
-        for j, d in enumerate(B2):
-            pos.setdefault(h2[d], []).append(j)
-        j0 = 0
-        for c in A2:
-            cand = [j for j in pos.get(h1[c], ()) if j >= j0]
-            if cand:
-                j = cand[0]
-                for d in B2[j0:j]:
-                    ops.append((INSERT, -1, d))
-                    cost += s2[d]
-                ops.append((IDENT, c, B2[j]))
-                j0 = j + 1
-            else:
-                ops.append((DELETE, c, -1))
-                cost += s1[c]
-        for d in B2[j0:]:
-            ops.append((INSERT, -1, d))
-            cost += s2[d]
-        ops.extend(reversed(tail))
-        return cost, ops
 
     def pair_cost(c: int, d: int) -> tuple[int, str]:
         if h1[c] == h2[d]:
@@ -170,9 +210,16 @@ def _align(a: int, b: int, d1: Document, d2: Document,
             if v < best or (v == best and pop != REPLACE):
                 best, op = v, pop
             Mi[j], Bi[j] = best, op
-    # retrieveTemplate-style backtrack (Fig. 4 lines 10-27)
+    return M[m][n], Bop
+
+
+def _backtrack(Bop: list[list[str]], A2: Sequence[int], B2: Sequence[int]
+               ) -> list[tuple[str, int, int]]:
+    """Decides the operations on the chosen path through ``Bop`` (the
+    retrieveTemplate-style backtrack, Fig. 4 lines 10-27), walked from the
+    last cell and returned first child first."""
     mid: list[tuple[str, int, int]] = []
-    i, j = m, n
+    i, j = len(A2), len(B2)
     while i > 0 or j > 0:
         op = Bop[i][j]
         if op == DELETE:
@@ -185,9 +232,8 @@ def _align(a: int, b: int, d1: Document, d2: Document,
             mid.append((op, A2[i - 1], B2[j - 1]))
             i -= 1
             j -= 1
-    ops.extend(reversed(mid))
-    ops.extend(reversed(tail))
-    return M[m][n], ops
+    mid.reverse()
+    return mid
 
 
 def rtdm_td(d1: Document, d2: Document, *, root1: int = 0, root2: int = 0,

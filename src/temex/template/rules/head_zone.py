@@ -207,12 +207,20 @@ def head_zone(doc: Document, template: list[bool], region: int,
             i += doc.size[i]
         else:
             i += 1
-    for x in (t, body):
+    _free_ancestors(doc, template, region, (t, body))
+    return template
+
+
+def _free_ancestors(doc: Document, template: list[bool], region: int,
+                    nodes: Sequence[int]) -> None:
+    """Decides that every ancestor of ``nodes`` (the title heading and the
+    main text) inside ``region``, the region itself excluded, is content,
+    in place: what holds the page's own title or text is no chrome."""
+    for x in nodes:
         for a in doc.ancestors(x):
             if a == region or not doc.is_ancestor(region, a):
                 break
             template[a] = False
-    return template
 
 
 #: Fewest links to other pages that make a subtree of shared text a
