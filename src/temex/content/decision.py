@@ -42,12 +42,15 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..page import kernel
-from ..page.blocks import Blocks
 from ..page.dom import Document
 from ..page.names import comment_sections
+
+if TYPE_CHECKING:
+    from .candidates import Candidates
+    from .output import Content
 
 __all__ = ["DECISION_FEATURES", "MAPPED_FEATURES", "SiteDecision", "decision_rows",
            "load_decision"]
@@ -133,17 +136,21 @@ def _landmarks(doc: Document, nodes: Sequence[int]) -> list[list[float]]:
     return [[1.0 if m[nd] else 0.0 for m in masks] for nd in nodes]
 
 
-def decision_rows(doc: Document, blocks: Blocks, *, page_probs: Sequence[float] | None,
-                  page_chosen: Sequence[int], page_region: int, df: Sequence[int],
-                  others: int, boiler: Sequence[bool], specific: Sequence[bool],
-                  rules: dict[str, Any], mapped: Sequence[bool] | None = None,
+def decision_rows(cand: Candidates, page: Content, rules: dict[str, Any],
+                  mapped: Sequence[bool] | None = None,
                   mapped_chosen: Sequence[int] = ()) -> list[list[float]]:
-    """The rows of :data:`DECISION_FEATURES` for every block of ``doc``;
-    ``rules`` the verdicts of :func:`temex.content.rules.rule_signals` with
-    the site's evidence, ``page_probs`` None where the page level chose by
-    its rules. With ``mapped`` (a template mask over ``doc``'s elements)
-    and ``mapped_chosen`` (the blocks the content under it kept), the rows
-    end with :data:`MAPPED_FEATURES`."""
+    """The rows of :data:`DECISION_FEATURES` for every block of the page of
+    ``cand`` (its blocks, the site's evidence on them: ``cand.site`` is
+    set); ``page`` the page level's content of the page alone (its
+    ``probs`` None where it chose by its rules), ``rules`` the verdicts of
+    :func:`temex.content.rules.rule_signals` with the site's evidence. With
+    ``mapped`` (a template mask over the page's elements) and
+    ``mapped_chosen`` (the blocks the content under it kept), the rows end
+    with :data:`MAPPED_FEATURES`."""
+    assert cand.site is not None
+    doc, blocks, others, boiler = cand.doc, cand.blocks, cand.others, cand.boiler
+    specific, df = cand.specific, cand.site.counts(cand.blocks, cand.member)
+    page_probs, page_chosen, page_region = page.probs, page.chosen, page.region
     n = len(blocks)
     rules_chosen, rules_region = rules["chosen"], rules["region"]
     chars, links = blocks.chars, blocks.link_chars

@@ -245,16 +245,11 @@ def site_decision_rows(cand: Candidates, rules: dict[str, Any], page: Content,
     the page level's content of the page alone; with ``mapped``, the
     mapping's verdicts after them (the content under that mask, chosen with
     ``params`` and ``models``, tells which blocks it kept)."""
-    assert cand.site is not None
     mapped_chosen: list[int] = []
     if mapped is not None:
         mapped_chosen = extract_content(cand.doc, None, mapped, params, models=models,
                                         blocks=cand.blocks).chosen
-    return decision_rows(cand.doc, cand.blocks, page_probs=page.probs,
-                         page_chosen=page.chosen, page_region=page.region,
-                         df=cand.site.counts(cand.blocks, cand.member), others=cand.others,
-                         boiler=cand.boiler, specific=cand.specific, rules=rules,
-                         mapped=mapped, mapped_chosen=mapped_chosen)
+    return decision_rows(cand, page, rules, mapped, mapped_chosen)
 
 
 def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
