@@ -263,7 +263,7 @@ def test_block_keys_are_norm_key_of_the_joined_texts() -> None:
     gives :func:`norm_key` on strings of spaces, digits of several scripts,
     letters whose lower case is longer or depends on context (final sigma),
     surrogates and control characters."""
-    from temex.page import _kernel
+    from temex.page import _array_kernel, _kernel
     from temex.page.blocks import norm_key
 
     for cp in range(0x110000):
@@ -277,24 +277,26 @@ def test_block_keys_are_norm_key_of_the_joined_texts() -> None:
     strings = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
                for _ in range(20000)]
     strings += ["", " ", "ΑΣ 1", "ΑΣ1Α", "Page 12 of 3", "  a\u3000b\t9\u0969x "]
-    assert _kernel.norm_keys(strings) == [norm_key(s) for s in strings]
+    assert _array_kernel.norm_keys(strings) == [norm_key(s) for s in strings]
     # block words: sre's Unicode word class on every code point
     word = re.compile(r"\w+")
-    assert all(_kernel.words_of(["a" + chr(cp) + "b"])[0] == word.findall(("a" + chr(cp) + "b").lower())
+    assert all(_array_kernel.words_of(["a" + chr(cp) + "b"])[0]
+               == word.findall(("a" + chr(cp) + "b").lower())
                for cp in range(0x110000))
-    assert _kernel.words_of(strings) == [word.findall(s.lower()) for s in strings]
+    assert _array_kernel.words_of(strings) == [word.findall(s.lower()) for s in strings]
     # the own texts of flatten: whitespace collapsed as str.split does
     assert [_kernel.collapse(s) for s in strings] == [" ".join(s.split()) for s in strings]
     texts = ["a", "B 1", "", "ç"]
     pieces = [[0], [1, 3], [0, 1, 2, 3]]
-    assert _kernel.join_pieces(texts, pieces) == [" ".join(texts[i] for i in ps) for ps in pieces]
+    assert _array_kernel.join_pieces(texts, pieces) == [" ".join(texts[i] for i in ps)
+                                                        for ps in pieces]
 
 
 @needs_kernel
 def test_possible_starts_is_the_two_counts(data_dir: Path) -> None:
     """The parse's start-tag bound, one pass in C: ``count("<") -
     count("</")`` on every width of str and on real pages."""
-    from temex.page import _kernel
+    from temex.page import _array_kernel
     from temex.page.dom import decode_html
 
     texts = ["", "<", "</", "<<//", "a</b<", "\u00e9<x</y", "\U0001F600<</<a", "<\u0100/",
@@ -305,7 +307,7 @@ def test_possible_starts_is_the_two_counts(data_dir: Path) -> None:
     texts += [decode_html(p.read_bytes())[0]
               for p in sorted((data_dir / "content" / "big9").rglob("*.html"))[::25]]
     for t in texts:
-        assert _kernel.possible_starts(t) == t.count("<") - t.count("</"), t[:40]
+        assert _array_kernel.possible_starts(t) == t.count("<") - t.count("</"), t[:40]
 
 
 def _parses(raw: bytes) -> bool:

@@ -1,8 +1,9 @@
 # cython: language_level=3
-"""What the page layer's compiled module shares with the layers above
-(:mod:`temex.content._text_kernel` walks a subtree with it): the tag flags
-of :func:`tag_flags` and the walk of a Lexbor subtree, whose receiver a
-layer subclasses."""
+"""What the page layer's compiled reader shares with the other compiled
+modules: the tag flags of :func:`tag_flags` (:mod:`temex.page._array_kernel`
+reads them for the blocks) and the walk of a Lexbor subtree, whose receiver a
+layer subclasses (:mod:`temex.content._text_kernel` walks a subtree with
+it)."""
 
 from libc.stdint cimport uintptr_t
 

@@ -1,13 +1,16 @@
 """The compiled kernel, used only when it can be trusted.
 
-The kernel is one Cython extension module per layer, each beside the Python
-it speeds up (:data:`LAYERS`): ``temex.page._kernel`` reads selectolax's
+The kernel is one Cython extension module per compiled layer, one job each,
+beside the Python it speeds up (:data:`LAYERS`; the page package has
+two): ``temex.page._kernel`` reads selectolax's
 Lexbor tree by address with struct layouts declared in temex's own source
-(``page/_lexbor.pxd``), ``temex.template._kernel`` maps two pages' trees,
-``temex.content._kernel`` computes the content scorer's rows and stages and
-``temex.content._text_kernel`` writes text lines and Markdown (walking the
-tree with the page layer's walk). :data:`TWINS` names, for each compiled
-function, the Python function it twins. The kernel is used only when
+(``page/_lexbor.pxd``), ``temex.page._array_kernel`` loops over the arrays
+it builds (blocks, keys, words, name flags), ``temex.template._kernel``
+maps two pages' trees, ``temex.content._kernel`` computes the content
+scorer's rows and stages and ``temex.content._text_kernel`` writes text
+lines and Markdown (walking the tree with the page layer's walk).
+:data:`TWINS` names, for each compiled function, the Python function it
+twins. The kernel is used only when
 
 1. every layer was built (``pip install .`` compiles them; without a C
    compiler, or with ``TEMEX_BUILD_KERNEL=0`` at install time, none is; a
@@ -31,7 +34,8 @@ Otherwise temex runs the pure-Python path: the same output, slower.
 
 This module names the higher layers' compiled modules as data and imports
 them by name; it imports no Python module of theirs, and they import
-(``cimport``) only the page layer's compiled module.
+(``cimport``) only the page layer's compiled modules (its walk and tag
+flags).
 """
 
 from __future__ import annotations
@@ -50,8 +54,8 @@ __all__ = ["LAYERS", "SELECTOLAX_VERSIONS", "TWINS", "get", "layers", "register_
 SELECTOLAX_VERSIONS = frozenset({"1.0.0", "1.0.1", "1.0.2"})
 
 #: The compiled layers, lowest first (setup.py builds the same list).
-LAYERS = ("temex.page._kernel", "temex.template._kernel", "temex.content._kernel",
-          "temex.content._text_kernel")
+LAYERS = ("temex.page._kernel", "temex.page._array_kernel", "temex.template._kernel",
+          "temex.content._kernel", "temex.content._text_kernel")
 
 #: Each compiled function and the Python function it twins: the one that
 #: holds the pure-Python path it must equal (for a helper only the kernel
@@ -59,25 +63,26 @@ LAYERS = ("temex.page._kernel", "temex.template._kernel", "temex.content._kernel
 #: that both sides resolve and that every compiled function is named here;
 #: the layers' tests run on both paths (tests/conftest.py).
 TWINS: dict[str, str] = {
-    # page: the Lexbor reader, the walk, the loops over a Document's arrays
+    # page: the Lexbor reader, the walk and the tag flags it reads
     "temex.page._kernel.node_fields": "selectolax.lexbor.LexborNode",
     "temex.page._kernel.flatten": "temex.page.dom._flatten",
     "temex.page._kernel.collapse": "temex.page.dom._flatten",
-    "temex.page._kernel.subtree_hashes": "temex.page.dom.Document._compute_hash",
-    "temex.page._kernel.attribute_values": "temex.page.dom.Document.attribute_values",
-    "temex.page._kernel.possible_starts": "temex.page.dom._count_starts",
     "temex.page._kernel.events": "temex.page.walk.pure_event_list",
     "temex.page._kernel.tag_flags": "temex.page.blocks.tag_flags",
-    "temex.page._kernel.page_blocks": "temex.page.blocks.page_blocks",
-    "temex.page._kernel.subtree_sums": "temex.page.blocks.subtree_sums",
-    "temex.page._kernel.join_pieces": "temex.page.blocks.Blocks.joined",
-    "temex.page._kernel.words_of": "temex.page.blocks.Blocks.words",
-    "temex.page._kernel.norm_keys": "temex.page.blocks.norm_key",
-    "temex.page._kernel.name_index": "temex.page.names.name_flags",
-    "temex.page._kernel.flags_by_index": "temex.page.names.name_flags",
-    "temex.page._kernel.ancestor_counts": "temex.page.names.ancestor_counts",
-    "temex.page._kernel.flagged_below": "temex.page.names.flagged_below",
-    "temex.page._kernel.vocabulary": "temex.site.pool.vocabulary",
+    # page: the loops over a Document's arrays
+    "temex.page._array_kernel.subtree_hashes": "temex.page.dom.Document._compute_hash",
+    "temex.page._array_kernel.attribute_values": "temex.page.dom.Document.attribute_values",
+    "temex.page._array_kernel.possible_starts": "temex.page.dom._count_starts",
+    "temex.page._array_kernel.page_blocks": "temex.page.blocks.page_blocks",
+    "temex.page._array_kernel.subtree_sums": "temex.page.blocks.subtree_sums",
+    "temex.page._array_kernel.join_pieces": "temex.page.blocks.Blocks.joined",
+    "temex.page._array_kernel.words_of": "temex.page.blocks.Blocks.words",
+    "temex.page._array_kernel.norm_keys": "temex.page.blocks.norm_key",
+    "temex.page._array_kernel.name_index": "temex.page.names.name_flags",
+    "temex.page._array_kernel.flags_by_index": "temex.page.names.name_flags",
+    "temex.page._array_kernel.ancestor_counts": "temex.page.names.ancestor_counts",
+    "temex.page._array_kernel.flagged_below": "temex.page.names.flagged_below",
+    "temex.page._array_kernel.vocabulary": "temex.site.pool.vocabulary",
     # template: the exact top-down mapping, a saved template's match
     "temex.template._kernel.etdm_exact": "temex.template.mapping._Aligner",
     "temex.template._kernel.key_signatures": "temex.template.mapping.signatures",
