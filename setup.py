@@ -1,8 +1,9 @@
 """Build of temex's compiled kernel (Cython): one extension module per
 compiled layer, one job each, beside the Python it speeds up (:data:`LAYERS`;
-the page package has two; they share
-the Lexbor layouts of ``src/temex/page/_lexbor.pxd`` and the page layer's
-walk and tag flags through ``src/temex/page/_kernel.pxd``).
+the page and content packages have two each; they share
+the Lexbor layouts of ``src/temex/page/_lexbor.pxd``, the page layer's
+walk and tag flags through ``src/temex/page/_kernel.pxd`` and the scorer's
+float sum through ``src/temex/content/_scorer_kernel.pxd``).
 
 The metadata lives in pyproject.toml; this file only adds the extensions.
 They are optional: without a C compiler or Cython, or with
@@ -48,6 +49,7 @@ def _skip(e: BaseException, layer: str = "") -> None:
 LAYERS = (("temex.page._kernel", "src/temex/page/_kernel.pyx"),
           ("temex.page._array_kernel", "src/temex/page/_array_kernel.pyx"),
           ("temex.template._kernel", "src/temex/template/_kernel.pyx"),
+          ("temex.content._scorer_kernel", "src/temex/content/_scorer_kernel.pyx"),
           ("temex.content._kernel", "src/temex/content/_kernel.pyx"),
           ("temex.content._text_kernel", "src/temex/content/_text_kernel.pyx"))
 

@@ -1,13 +1,14 @@
 """The compiled kernel, used only when it can be trusted.
 
 The kernel is one Cython extension module per compiled layer, one job each,
-beside the Python it speeds up (:data:`LAYERS`; the page package has
-two): ``temex.page._kernel`` reads selectolax's
+beside the Python it speeds up (:data:`LAYERS`; the page and content
+packages have two each): ``temex.page._kernel`` reads selectolax's
 Lexbor tree by address with struct layouts declared in temex's own source
 (``page/_lexbor.pxd``), ``temex.page._array_kernel`` loops over the arrays
 it builds (blocks, keys, words, name flags), ``temex.template._kernel``
 maps two pages' trees, ``temex.content._kernel`` computes the content
-scorer's rows and stages and ``temex.content._text_kernel`` writes text
+scorer's feature rows, ``temex.content._scorer_kernel`` its stages, trees
+and the output's keep mask, and ``temex.content._text_kernel`` writes text
 lines and Markdown (walking the tree with the page layer's walk).
 :data:`TWINS` names, for each compiled function, the Python function it
 twins. The kernel is used only when
@@ -34,8 +35,8 @@ Otherwise temex runs the pure-Python path: the same output, slower.
 
 This module names the higher layers' compiled modules as data and imports
 them by name; it imports no Python module of theirs, and they import
-(``cimport``) only the page layer's compiled modules (its walk and tag
-flags).
+(``cimport``) only each other's compiled modules (the page layer's walk
+and tag flags, the scorer's float sum).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ SELECTOLAX_VERSIONS = frozenset({"1.0.0", "1.0.1", "1.0.2"})
 
 #: The compiled layers, lowest first (setup.py builds the same list).
 LAYERS = ("temex.page._kernel", "temex.page._array_kernel", "temex.template._kernel",
-          "temex.content._kernel", "temex.content._text_kernel")
+          "temex.content._scorer_kernel", "temex.content._kernel", "temex.content._text_kernel")
 
 #: Each compiled function and the Python function it twins: the one that
 #: holds the pure-Python path it must equal (for a helper only the kernel
@@ -88,14 +89,14 @@ TWINS: dict[str, str] = {
     "temex.template._kernel.key_signatures": "temex.template.mapping.signatures",
     "temex.template._kernel.reached_mask": "temex.template.saved._reached_mask",
     "temex.template._kernel.reached_mask_cached": "temex.template.saved._reached_mask",
-    # content: the scorer's rows and stages, the output's keep mask
+    # content: the scorer's rows; its stages, the output's keep mask
     "temex.content._kernel.feature_rows": "temex.content.features.block_features",
     "temex.content._kernel.context_rows": "temex.content.features.context_features",
-    "temex.content._kernel.logistic": "temex.content.scorer._stage",
-    "temex.content._kernel.Forest": "temex.content.scorer.Forest",
-    "temex.content._kernel.dot": "builtins.sum",
-    "temex.content._kernel.psum": "builtins.sum",
-    "temex.content._kernel.keep_mask": "temex.content.output.Content.keep_mask",
+    "temex.content._scorer_kernel.logistic": "temex.content.scorer._stage",
+    "temex.content._scorer_kernel.Forest": "temex.content.scorer.Forest",
+    "temex.content._scorer_kernel.dot": "builtins.sum",
+    "temex.content._scorer_kernel.psum": "builtins.sum",
+    "temex.content._scorer_kernel.keep_mask": "temex.content.output.Content.keep_mask",
     # text: text lines and the Markdown writer
     "temex.content._text_kernel.text_lines_kept": "temex.content.text.text_lines",
     "temex.content._text_kernel.markdown": "temex.content.text.markdown_text",
