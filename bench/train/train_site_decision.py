@@ -55,7 +55,11 @@ from temex.content.decision import (  # noqa: E402
     SiteDecision,
 )
 from temex.content.extract import ContentParams, decision_inputs, extract_content  # noqa: E402
-from temex.content.folder import index_folder, key_page_mask  # noqa: E402
+from temex.content.folder import (  # noqa: E402
+    index_folder,
+    key_page_mask,
+    similar_pages_mask,
+)
 from temex.content.scorer import Forest, load_model  # noqa: E402
 from temex.evaluate import gold_mask  # noqa: E402
 from temex.page.dom import parse  # noqa: E402
@@ -86,22 +90,6 @@ def block_labels(doc, blocks, gold) -> list[float]:  # type: ignore[no-untyped-d
             con += n if gold[i] is False else 0
         out.append(con / tot if tot else 0.0)
     return out
-
-
-def mapped_docs(doc, others) -> list[bool] | None:  # type: ignore[no-untyped-def]
-    """A content set page's template mask for the mapped decision: the page
-    mapped with its most similar pages of its site folder (the pool's page
-    similarity; the set's pages are listed, not a web root to walk)."""
-    from temex.api import fit_pages
-    from temex.site.pool import similarity
-    from temex.template.detectors import ExtractOptions
-
-    opts = ExtractOptions()
-    ranked = sorted(others, key=lambda o: -similarity(doc, o))[:opts.n_pages]
-    try:
-        return list(fit_pages(doc, ranked, opts).template)
-    except Exception:  # noqa: BLE001
-        return None
 
 
 def _rows(doc, index, params, label, mapped=None) -> tuple[list, list, list] | None:  # type: ignore[no-untyped-def]
@@ -177,7 +165,7 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
             masks = {}
             for r, doc in docs:
                 gold = r.gold_text()
-                m = (mapped_docs(doc, [o for _, o in docs if o is not doc]) if mapped
+                m = (similar_pages_mask(doc, [o for _, o in docs if o is not doc]) if mapped
                      else None)
                 masks[str(r.html)] = m
                 got = _rows(doc, index, params, lambda c: labels_for(

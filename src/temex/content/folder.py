@@ -36,14 +36,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ParseError
+from ..errors import ParseError, TemexError
 from ..page.dom import Document, parse
 from ..page.files import html_files, read_page
 from ..site.pool import SurveyCache, similarity
 from ..template.site_index import SiteIndex
 from .extract import Content, ContentParams, extract_content
 
-__all__ = ["FolderResult", "extract_folder", "index_folder", "iter_folder", "key_page_mask"]
+__all__ = ["FolderResult", "extract_folder", "index_folder", "iter_folder", "key_page_mask",
+           "similar_pages_mask"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -103,15 +104,36 @@ def key_page_mask(doc: Document, path: Path, root: Path,
     ``temex extract PATH --pages-dir ROOT``); None where no page serves or
     the fit fails. ``surveyed`` keeps the candidates read for the folder's
     other pages. O(pool pages read + mapping)."""
-    from ..errors import TemexError
     from ..site.pool import choose_pages
+    from ..template.detectors import ExtractOptions
+
+    try:
+        pages, _, _ = choose_pages(doc, path, root, ExtractOptions().n_pages,
+                                   surveyed=surveyed)
+    except TemexError:
+        return None
+    return _default_fit(doc, pages)
+
+
+def similar_pages_mask(doc: Document, others: list[Document]) -> list[bool] | None:
+    """The same fit where the pages are given, not a folder to walk (a
+    content set's site folder): ``doc`` mapped with its ``n_pages`` most
+    similar ``others`` (:func:`temex.site.pool.similarity`)."""
+    from ..template.detectors import ExtractOptions
+
+    ranked = sorted(others, key=lambda o: -similarity(doc, o))[:ExtractOptions().n_pages]
+    return _default_fit(doc, ranked)
+
+
+def _default_fit(doc: Document, pages: list[Document]) -> list[bool] | None:
+    """The template mask of ``doc`` fitted on ``pages`` by the default
+    detector (``ExtractOptions()``); None without pages or when it fails."""
     from ..template.detectors import ExtractOptions, get_detector
 
+    if not pages:
+        return None
     options = ExtractOptions()
     try:
-        pages, _, _ = choose_pages(doc, path, root, options.n_pages, surveyed=surveyed)
-        if not pages:
-            return None
         detector = get_detector(options.method, **options.detector_params())
         return list(detector.fit(doc, pages).model_.template)
     except TemexError:

@@ -28,6 +28,7 @@ from ..errors import ParseError
 from ..page.dom import parse
 from ..page.files import html_files, read_page
 from ..page.tokens import token_prf
+from ..site.pool import SurveyCache
 from . import NoGoldError, Site, gold_text, load_site
 
 __all__ = ["SiteSample", "pages_dir_scores", "site_sample", "site_scores"]
@@ -67,10 +68,11 @@ def site_scores(sample: SiteSample, params: ContentParams = ContentParams(),
     F1 (``mapping``: each page's key-page fit read by the decision, as
     ``temex content`` does by default) and the page alone's."""
     index, _, _ = index_folder(sample.files, sample.site.root)
+    surveyed = SurveyCache()  # as iter_folder keeps the pool's surveys
     out = []
     for f, gold in sample.pages:
         doc = parse(read_page(f), url=str(f))
-        mapped = key_page_mask(doc, f, sample.site.root) if mapping else None
+        mapped = key_page_mask(doc, f, sample.site.root, surveyed) if mapping else None
         site = token_prf(extract_content(doc, index, None, params, mapped=mapped).text(),
                          gold)[2]
         # what temex.extract(html, format="content") answers, on the same parse
