@@ -14,7 +14,6 @@ import http.server
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -129,12 +128,13 @@ def _launch(p: Any, profile: Path, ext: Path) -> Any:
 
 
 def _worker(ctx: Any) -> Any:
-    # 20 s was once too short on 2 cores shared with another test suite
-    deadline = time.time() + 60
-    while not ctx.service_workers:
-        assert time.time() < deadline, "the extension's service worker did not start"
-        time.sleep(0.1)
-    return ctx.service_workers[0]
+    """The extension's service worker. Sync Playwright dispatches events only
+    inside its own calls (a ``time.sleep`` loop never sees the worker
+    register), so wait for the event unless the worker came up with the
+    launch."""
+    if ctx.service_workers:
+        return ctx.service_workers[0]
+    return ctx.wait_for_event("serviceworker", timeout=60_000)
 
 
 # -- the command -----------------------------------------------------------------
