@@ -128,3 +128,15 @@ def test_unusable_input_returns_none_and_logs_why(unusable: bytes | str,
     assert ("empty" in reasons[0]) or ("binary" in reasons[0])
     # an unusable other page of the site is skipped, not fatal
     assert "Saving seeds" in (temex.extract_site(_ARTICLE, [unusable, _ARTICLE]) or "")
+
+
+def test_extract_site_maps_the_page_with_its_most_similar_pages() -> None:
+    """By default the site decision also reads the page's template mask fitted
+    on its most similar other pages (as ``temex content`` does); ``mapping=False``
+    decides on the text counts alone."""
+    key, others = _site_page(0), [_site_page(k) for k in range(1, 6)]
+    mapped = json.loads(temex.extract_site(key, others, format="json"))
+    counts = json.loads(temex.extract_site(key, others, format="json", mapping=False))
+    assert mapped["site"] == "decision, mapped" and counts["site"] == "decision"
+    assert "The tomato bed" in mapped["text"] and "Our shop sells seeds" not in mapped["text"]
+    assert "The tomato bed" in counts["text"] and "Our shop sells seeds" not in counts["text"]

@@ -292,11 +292,11 @@ def explain(sites: list[dict], name: str, worst: int) -> None:
                             mapped=s.get("mapped", {}).get(f))
         alone = extract_content(doc)
         rows.append((token_prf(c.text(), gold)[2] - token_prf(alone.text(), gold)[2], f, doc,
-                     c, alone))
+                     c, alone, s.get("mapped", {}).get(f)))
     from temex.evaluate import load_site
 
     site = load_site(next(p for p in Path(s["root"]).parents if (p / "site.json").is_file()))
-    for lift, f, doc, c, alone in sorted(rows, key=lambda r: r[0])[:worst]:
+    for lift, f, doc, c, alone, mapped in sorted(rows, key=lambda r: r[0])[:worst]:
         print(f"\n{f}: lift {lift:+.3f} ({c.stats})")
         gold = gold_mask(doc, site.content_selector, site.template_selector)
         cand = candidates(doc, s["index"], None, ContentParams())
@@ -305,7 +305,8 @@ def explain(sites: list[dict], name: str, worst: int) -> None:
         for b in range(len(cand.blocks)):
             kept, page = b in c.chosen, b in alone.chosen
             if kept != (lab[b] >= 0.5):
-                print(f"  {b:4d} gold {lab[b]:.1f} kept {int(kept)} page {int(page)} "
+                held = "-" if mapped is None else int(mapped[cand.blocks.node[b]])
+                print(f"  {b:4d} gold {lab[b]:.1f} kept {int(kept)} page {int(page)} map {held} "
                       f"df {df[b]:3d}/{cand.others} {doc.tag[cand.blocks.node[b]]:6s} "
                       f"{cand.blocks.joined[b][:60]!r}")
 

@@ -196,13 +196,16 @@ def extract_site(html: bytes | str | None, pages: Iterable[bytes | str], url: st
                  format: str = "markdown", *, front_matter: bool = False,
                  params: ContentParams | None = None, comments: bool = True,
                  output_format: str | None = None, with_metadata: bool | None = None,
-                 include_comments: bool | None = None) -> str | None:
+                 include_comments: bool | None = None, mapping: bool = True) -> str | None:
     """Main content of one page with other pages of the same site as evidence.
 
     ``pages`` are the other pages' HTML (bytes or str); text blocks that
     repeat across them (menus, footers, teasers) are boilerplate
     (:class:`temex.template.site_index.SiteIndex`), on top of the page-level
-    scorer. Other arguments, the return value (None for a key page that is
+    scorer. ``mapping``: the page is also mapped with its most similar
+    ``pages`` and the site decision reads that template mask, as ``temex
+    content`` does (:func:`temex.content.folder.similar_pages_mask`; False:
+    the text counts alone, cheaper). Other arguments, the return value (None for a key page that is
     no usable HTML) and errors as :func:`extract`; ``pages`` that is not an
     iterable of bytes or str is a TypeError. Other pages that cannot be
     parsed or have no body are skipped.
@@ -236,8 +239,13 @@ def extract_site(html: bytes | str | None, pages: Iterable[bytes | str], url: st
     from .template.site_index import SiteIndex
 
     index = SiteIndex([doc, *others])
-    return _output(extract_content(doc, index, params=_params(params, comments)), fmt,
-                   front_matter)
+    mapped = None
+    if mapping and others:
+        from .content.folder import similar_pages_mask
+
+        mapped = similar_pages_mask(doc, others)
+    return _output(extract_content(doc, index, params=_params(params, comments), mapped=mapped),
+                   fmt, front_matter)
 
 def load_key_file(path: str | Path) -> Document:
     """Read and parse the key page; raises PageLoadError / ParseError with a

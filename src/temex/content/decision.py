@@ -27,7 +27,7 @@ it kept the block. The mapping sees a fixed skeleton (a message's
 "Previous message" line, a product's rating row) that text counts miss; the
 text counts see a listing's own rows that the mapping, comparing it with
 listings that show the same rows, calls template. Callers without the
-mapping (the crawl, :func:`temex.extract_site`) use the first forest.
+mapping (the crawl, ``temex content --no-mapping``) use the first forest.
 
 Source: stacking (Wolpert 1992, "Stacked generalization"): a second-level
 learner over the outputs of the page model and of the site rules, as the
