@@ -58,7 +58,7 @@ from ..site.pool import rank_by_similarity, vocabulary
 from ..template.detectors.vote import VoteDetector
 from ..template.model import TemplateModel
 from ..template.saved import MatchCache, SavedTemplate, apply_with_text_mask, text_mask
-from ..template.site_index import SiteIndex
+from ..template.site_index import SiteIndex, page_fingerprint
 from .engines import run_tasks
 from .grouping import cluster, group_by_site, nearest
 from .readers import Entry, RecordError, index_inputs, read_entry
@@ -179,7 +179,12 @@ def _fit_clusters(task: SiteTask) -> SiteFit:
             members[id(leaders[c])].extend(g)
     saved: list[SavedTemplate | None] = []
     for lead in leaders:
-        others = [docs[k] for k in members[id(lead)] if docs[k] is not lead]
+        # a page showing the lead's own text (the same topic under another
+        # URL) is no sample: mapped with its copy, the lead's content is
+        # voted template
+        own = page_fingerprint(lead)
+        others = [docs[k] for k in members[id(lead)]
+                  if docs[k] is not lead and page_fingerprint(docs[k]) != own]
         if not others:
             saved.append(None)
             continue

@@ -50,7 +50,7 @@ from ..site.pool import most_similar, vocabulary
 from ..site.sources.http import USER_AGENT
 from ..template.detectors.vote import VoteDetector
 from ..template.saved import SavedTemplate
-from ..template.site_index import SiteIndex
+from ..template.site_index import SiteIndex, page_fingerprint
 from .dedupe import find_duplicates
 from .fetch import body_path
 from .options import CrawlOptions
@@ -149,9 +149,14 @@ def _front_matter(r: PageResult) -> str:
 
 
 def _sample(key: int, members: Sequence[int], urls: Sequence[str],
-            links: Sequence[set[str]], vocabs: Sequence[frozenset[str]], n: int) -> list[int]:
+            links: Sequence[set[str]], vocabs: Sequence[frozenset[str]], n: int,
+            texts: Sequence[str]) -> list[int]:
     """Up to ``n`` pages (by number among the distinct DOMs) to compare with
-    ``key``: linked both ways with it first, then the most similar."""
+    ``key``: linked both ways with it first, then the most similar. A page
+    showing the key's own visible text (``texts``: :func:`page_fingerprint`;
+    a forum topic under another URL) is no sample: mapped with its copy the
+    key's whole content would be voted template."""
+    members = [m for m in members if texts[m] != texts[key]]
     kk = url_key(urls[key])
     mine = links[key]
     mutual = [m for m in members if url_key(urls[m]) in mine and kk in links[m]]
@@ -220,6 +225,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
     urls: list[str] = []
     vocabs: list[frozenset[str]] = []
     links: list[set[str]] = []
+    texts: list[str] = []
     index = SiteIndex(hashed=True)
     for row in rows:
         r = PageResult(url=row["url"], final_url=row["final_url"], status=row["status"],
@@ -247,6 +253,7 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
             urls.append(doc.url)
             vocabs.append(vocabulary(doc))
             links.append(_link_keys(doc))
+            texts.append(page_fingerprint(doc))
             if counted is None or len(page_of) <= counted:
                 index.add(doc)
         usable.append(_Usable(r, row, h))
@@ -269,7 +276,9 @@ def process_pages(state: CrawlState, outdir: Path, opts: CrawlOptions,
     for c, g in enumerate(groups):
         if len(g) < 2:
             continue
-        sample = _sample(g[0], g[1:], urls, links, vocabs, max(1, opts.n_pages))
+        sample = _sample(g[0], g[1:], urls, links, vocabs, max(1, opts.n_pages), texts)
+        if not sample:
+            continue  # every other page is a copy of the key: the page level
         sig = _signature(row_of(g[0])["body_hash"], [row_of(m)["body_hash"] for m in sample],
                          opts)
         name = f"c{c}"

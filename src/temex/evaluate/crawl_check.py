@@ -196,6 +196,7 @@ def check_site(site: Site, max_pages: int, detail: int) -> dict[str, Any]:
             "scored": len(f1s), "no_gold": no_gold,
             "f1_mean": statistics.mean(f1s) if f1s else float("nan"),
             "f1_worst": min(f1s) if f1s else float("nan"),
+            "at_095": sum(f >= 0.95 for f in f1s) / len(f1s) if f1s else float("nan"),
             "dup_f1": statistics.mean(dup_f1) if dup_f1 else float("nan"),
             "dup_loss": max(dup_loss) if dup_loss else float("nan"),
             "empty": summary.get("empty", 0), "seconds": wall, "worst": worst,
