@@ -20,6 +20,11 @@ the gold text (bag of words, :func:`temex.page.tokens.token_prf`):
     a template fitted on the pages the offline pool rule chooses from the
     site's web root, the main content under its mask (slow: the pool reads
     the folder for every page).
+``by URL`` (with ``--by-url K``)
+    ``temex extract URL -f content`` on the first ``K`` sampled pages of each
+    site, its web root served on 127.0.0.1 (:func:`temex.evaluate.pages.url_scores`:
+    the live path, the site's links explored from the page); the column's
+    mean is over those pages only, ``site (same pages)`` beside it.
 ``trafilatura``, ``resiliparse``, ``readability``
     the page-level peers on the same pages (the ``bench`` extra; a missing
     one is left out and said). Their outputs are cached in ``--cache``
@@ -43,7 +48,7 @@ from pathlib import Path
 
 import temex
 from bench.common import DATA_HELP, REPO, data_dir
-from temex.evaluate.pages import pages_dir_scores, site_sample, site_scores
+from temex.evaluate.pages import pages_dir_scores, site_sample, site_scores, url_scores
 from temex.page.files import read_page
 from temex.page.tokens import token_prf
 
@@ -85,14 +90,18 @@ def peer_extractors() -> dict[str, object]:
 
 
 def score_site(site_dir: Path, per_site: int, seed: int, peers: dict[str, object],
-               cache: dict[str, dict[str, str]], with_pages_dir: bool = False
-               ) -> dict[str, object]:
+               cache: dict[str, dict[str, str]], with_pages_dir: bool = False,
+               by_url: int = 0) -> dict[str, object]:
     sample = site_sample(site_dir, per_site, seed)
     rows: list[dict[str, object]] = [{"page": rel, "site": s, "page_alone": a}
                                      for rel, s, a in site_scores(sample)]
     if with_pages_dir:
         for row, f1 in zip(rows, pages_dir_scores(sample)):
             row["pages_dir"] = f1
+    if by_url > 0:
+        for row, f1 in zip(rows, url_scores(sample, by_url)):
+            row["url"] = f1
+            row["site_url_pages"] = row["site"]
     for row, (f, gold) in zip(rows, sample.pages):
         key = f"{sample.site.name}/{row['page']}"
         got = cache.setdefault(key, {})
@@ -116,7 +125,8 @@ def mean(rows: list[dict[str, object]], col: str) -> float:
 def table(results: list[dict[str, object]], peers: list[str]) -> str:
     per = []
     key_mode = any("pages_dir" in row for r in results for row in r["pages"])  # type: ignore[attr-defined]
-    extra = ["pages_dir"] if key_mode else []
+    url_mode = any("url" in row for r in results for row in r["pages"])  # type: ignore[attr-defined]
+    extra = (["pages_dir"] if key_mode else []) + (["url", "site_url_pages"] if url_mode else [])
     for r in results:
         rows = r["pages"]  # type: ignore[assignment]
         s = {c: mean(rows, c) for c in ["site", "page_alone", *extra, *peers]}  # type: ignore[arg-type]
@@ -127,7 +137,8 @@ def table(results: list[dict[str, object]], peers: list[str]) -> str:
     # the peers' columns, and the margin over the best, only where peers ran
     cols = ["site", "page_alone", "lift", *extra, *peers]
     head = "| " + " | ".join(["site", "pages", "site level", "page alone", "lift",
-                              *(["pages dir"] if key_mode else []), *peers,
+                              *(["pages dir"] if key_mode else []),
+                              *(["by URL", "site (same pages)"] if url_mode else []), *peers,
                               *(["site − best peer"] if peers else [])]) + " |"
     out = [head, "|---|---:|" + "---:|" * (len(cols) + bool(peers))]
 
@@ -160,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="write every page's scores here")
     ap.add_argument("--pages-dir", action="store_true",
                     help="also score `temex extract PAGE --pages-dir ROOT` (slow)")
+    ap.add_argument("--by-url", type=int, default=0, metavar="K",
+                    help="also score `temex extract URL` on the first K pages of each site, "
+                         "served on 127.0.0.1")
     args = ap.parse_args(argv)
     data = data_dir(args.data)
     dirs = sorted(p for p in (data / "sites").iterdir() if (p / "site.json").is_file())
@@ -174,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     for d in dirs:
         results.append(score_site(d, args.per_site, args.seed, peers, cache,
-                                  args.pages_dir))
+                                  args.pages_dir, args.by_url))
         print(f"  {d.name}: {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
     if peers:
         cache_file.parent.mkdir(parents=True, exist_ok=True)

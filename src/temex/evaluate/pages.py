@@ -81,6 +81,38 @@ def site_scores(sample: SiteSample, params: ContentParams = ContentParams(),
     return out
 
 
+def url_scores(sample: SiteSample, k: int, params: ContentParams = ContentParams()
+               ) -> list[float]:
+    """Token F1 of ``temex extract URL -f content`` for the first ``k``
+    sampled pages, the site's web root served on 127.0.0.1: the live path
+    (the site's links explored from the page, the default options, the
+    private-address rule lifted for the local server; the page-level
+    fallback where no page shares its template). A page that fails scores 0."""
+    from urllib.parse import quote
+
+    from ..content.fallback import fallback_from
+    from ..content.render import render
+    from ..errors import TemexError
+    from ..site.runner import Limits, NoTemplateFound, UrlOptions, extract_url
+    from ..site.sources.localserve import serve_folder
+
+    out = []
+    root = sample.site.root
+    with serve_folder(root) as base:
+        for f, gold in sample.pages[:k]:
+            url = base + "/" + quote(Path(f).relative_to(root).as_posix())
+            try:
+                try:
+                    model = extract_url(UrlOptions(url=url), Limits(allow_private=True)).model
+                except NoTemplateFound as e:
+                    model = fallback_from(e)
+                text = render(model, "content", params)
+            except (TemexError, OSError, TimeoutError):
+                text = ""
+            out.append(token_prf(text, gold)[2])
+    return out
+
+
 def pages_dir_scores(sample: SiteSample, params: ContentParams = ContentParams()
                      ) -> list[float]:
     """Per sampled page, the token F1 of ``temex extract PAGE --pages-dir
