@@ -205,8 +205,9 @@ def extract_site(html: bytes | str | None, pages: Iterable[bytes | str], url: st
     scorer. ``mapping``: the page is also mapped with its most similar
     ``pages`` and the site decision reads that template mask, as ``temex
     content`` does (:func:`temex.content.folder.similar_pages_mask`; False:
-    the text counts alone, cheaper). Other arguments, the return value (None for a key page that is
-    no usable HTML) and errors as :func:`extract`; ``pages`` that is not an
+    the text counts alone, cheaper). Other arguments, the return value
+    (None for a key page that is no usable HTML) and errors as
+    :func:`extract`; ``pages`` that is not an
     iterable of bytes or str is a TypeError. Other pages that cannot be
     parsed or have no body are skipped.
     """
