@@ -125,8 +125,7 @@ def mean(rows: list[dict[str, object]], col: str) -> float:
 def table(results: list[dict[str, object]], peers: list[str]) -> str:
     per = []
     key_mode = any("pages_dir" in row for r in results for row in r["pages"])  # type: ignore[attr-defined]
-    url_mode = any("url" in row
-                   for r in results for row in r["pages"])  # type: ignore[attr-defined]
+    url_mode = any("url" in row for r in results for row in r["pages"])  # type: ignore[attr-defined]
     extra = (["pages_dir"] if key_mode else []) + (["url", "site_url_pages"] if url_mode else [])
     for r in results:
         rows = r["pages"]  # type: ignore[assignment]
