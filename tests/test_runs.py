@@ -146,11 +146,18 @@ def test_crawl_with_failed_pages_exits_4_and_says_it_when_quiet(tmp_path: Path) 
 
 # -- 10. Ctrl-C says how to resume ----------------------------------------------------
 
+def _default_sigint() -> None:
+    # as in a terminal: a test run started in the background by a shell
+    # without job control inherits SIGINT ignored, and so would the command
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(args: list[str], started: str | None, cwd: Path) -> tuple[int, str]:
-    """Run ``temex ARGS``, send SIGINT once stderr shows ``started`` (None:
-    after 2 s)."""
+    """Run ``temex ARGS`` (SIGINT at its default, as a terminal leaves it),
+    send SIGINT once stderr shows ``started`` (None: after 2 s)."""
     p = subprocess.Popen([sys.executable, "-m", "temex", *args], cwd=cwd, env=ENV,
-                         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+                         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                         preexec_fn=_default_sigint)
     assert p.stderr is not None
     seen = []
     deadline = time.time() + 120
