@@ -195,7 +195,6 @@ def _run_url(args: argparse.Namespace, url: str, line: Any) -> UrlResult:
     when no page shares its template, the page-level fallback (said on
     stderr)."""
     from ..site.runner import NoTemplateFound, extract_url
-    from ..site.runner import UrlResult as Result
 
     detector = extract_options(args)
     n = args.n_pages or DEFAULT_CS_SIZE
@@ -209,10 +208,7 @@ def _run_url(args: argparse.Namespace, url: str, line: Any) -> UrlResult:
     try:
         return extract_url(opts, limits, progress)
     except NoTemplateFound as e:
-        # an answer instead of an error: the page level
-        from ..content.fallback import fallback_from
-
-        result = Result(fallback_from(e), e.exploration, opts)
+        result = e.page_level(opts)
         say(f"{url}: page-level fallback: {result.model.fallback}", "extract")
         return result
 

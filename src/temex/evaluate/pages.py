@@ -90,7 +90,6 @@ def url_scores(sample: SiteSample, k: int, params: ContentParams = ContentParams
     fallback where no page shares its template). A page that fails scores 0."""
     from urllib.parse import quote
 
-    from ..content.fallback import fallback_from
     from ..content.render import render
     from ..errors import TemexError
     from ..site.runner import Limits, NoTemplateFound, UrlOptions, extract_url
@@ -102,10 +101,11 @@ def url_scores(sample: SiteSample, k: int, params: ContentParams = ContentParams
         for f, gold in sample.pages[:k]:
             url = base + "/" + quote(Path(f).relative_to(root).as_posix())
             try:
+                opts = UrlOptions(url=url)
                 try:
-                    model = extract_url(UrlOptions(url=url), Limits(allow_private=True)).model
+                    model = extract_url(opts, Limits(allow_private=True)).model
                 except NoTemplateFound as e:
-                    model = fallback_from(e)
+                    model = e.page_level(opts).model
                 text = render(model, "content", params)
             except (TemexError, OSError, TimeoutError):
                 text = ""

@@ -205,8 +205,6 @@ def _run(html: str, opts: UrlOptions, limits: Limits) -> dict[str, Any]:
         result = extract_url(opts, limits, key_page=doc)
         fallback = None
     except NoTemplateFound as e:
-        from ..content.fallback import fallback_from
-
-        result = UrlResult(fallback_from(e), e.exploration, opts)
+        result = e.page_level(opts)
         fallback = f"page-level fallback: {result.model.fallback}"
     return answer(result, numbers, fallback)

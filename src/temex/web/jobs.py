@@ -235,10 +235,7 @@ class JobManager:
             try:
                 result = self._runner(job.options, self.limits, job.add_event)
             except NoTemplateFound as e:
-                # an answer instead of an error: the page level
-                from ..content.fallback import fallback_from
-
-                result = UrlResult(fallback_from(e), e.exploration, job.options)
+                result = e.page_level(job.options)
                 job.add_event({"type": "fallback",
                                "reason": f"page-level fallback: {result.model.fallback}"})
             job.keep(result)
