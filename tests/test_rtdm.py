@@ -113,3 +113,20 @@ def test_real_pages_keep_content():
     assert len(gold_words & got_words) / len(gold_words) > 0.9
     assert len(gold_words & got_words) / len(got_words) > 0.8
     assert 0 < sum(model.template) < len(docs[0])
+
+
+def test_a_level_aligned_greedily_solves_none_of_its_pairs():
+    """Two listings of 1,000 different rows (1,000,000 cells: past
+    ``max_cells``, aligned by identical subtrees only) map without solving
+    a pair of rows: the alignment reads none, and solving them all (an
+    archive's index of 17,000 messages against another) ran out of memory."""
+    rows_a = "".join(f"<li><a href='/m{k}'>message {k}</a></li>" for k in range(1000))
+    rows_b = "".join(f"<li><a href='/n{k}'>other {k}</a></li>" for k in range(1000))
+    page = "<html><body><div id=nav><a>Home</a></div><ul>{}</ul><p>(c) Site</p></body></html>"
+    a, b = parse(page.format(rows_a)), parse(page.format(rows_b))
+    res = rtdm_td(a, b)
+    assert len(res.ops) <= 4  # html, body, ul: no pair of rows
+    mapped, kept = retrieve_template(a, b, res)
+    li = [i for i in range(len(a)) if a.tag[i] == "li"]
+    assert not any(mapped[i] for i in li)
+    assert all(mapped[i] and kept[i] for i in range(len(a)) if a.text[i] in ("Home", "(c) Site"))

@@ -260,11 +260,18 @@ def rtdm_td(d1: Document, d2: Document, *, root1: int = 0, root2: int = 0,
             continue
         if not ready:
             stack.append((a, b, True))
+            # only the pairs the alignment of (a, b) reads: none on a level
+            # aligned greedily (identical subtrees only), none in its
+            # identical ends (two lists of 17,000 rows would push every pair)
+            A, B = d1.children[a], d2.children[b]
+            _, lo, hi1, hi2, _ = _identical_ends(A, B, h1, h2)
+            if (hi1 - lo) * (hi2 - lo) > max_cells:
+                continue
             by_tag: dict[str, list[int]] = {}
-            for d in d2.children[b]:
+            for d in B[lo:hi2]:
                 if d2.children[d]:
                     by_tag.setdefault(d2.tag[d], []).append(d)
-            for c in d1.children[a]:
+            for c in A[lo:hi1]:
                 if not d1.children[c]:
                     continue
                 for d in by_tag.get(d1.tag[c], ()):
