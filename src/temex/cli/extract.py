@@ -208,7 +208,9 @@ def _run_url(args: argparse.Namespace, url: str, line: Any) -> UrlResult:
     try:
         return extract_url(opts, limits, progress)
     except NoTemplateFound as e:
-        result = e.page_level(opts)
+        from ..content.fallback import page_level_result
+
+        result = page_level_result(e, opts)
         say(f"{url}: page-level fallback: {result.model.fallback}", "extract")
         return result
 

@@ -14,13 +14,16 @@ Cost: one page-level extraction, O(n).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..template.detectors import VoteDetector
 from ..template.model import TemplateModel
 from .extract import extract_content
 
-__all__ = ["fallback_from", "page_level_fallback"]
+if TYPE_CHECKING:
+    from ..site.runner import NoTemplateFound, UrlOptions, UrlResult
+
+__all__ = ["fallback_from", "page_level_fallback", "page_level_result"]
 
 
 def page_level_fallback(model: TemplateModel, reason: str) -> TemplateModel:
@@ -64,3 +67,14 @@ def fallback_from(error: Any) -> TemplateModel:
     if reason.startswith(prefix):
         reason = reason[len(prefix):]
     return page_level_fallback(model, reason)
+
+
+def page_level_result(error: NoTemplateFound, opts: UrlOptions) -> UrlResult:
+    """The URL runner's answer instead of a
+    :class:`temex.site.runner.NoTemplateFound`: a
+    :class:`temex.site.runner.UrlResult` of the page level's model
+    (:func:`fallback_from`), the exploration that found no page to compare,
+    and the options ``opts`` it ran with."""
+    from ..site.runner import UrlResult
+
+    return UrlResult(fallback_from(error), error.exploration, opts)

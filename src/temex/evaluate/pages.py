@@ -90,6 +90,7 @@ def url_scores(sample: SiteSample, k: int, params: ContentParams = ContentParams
     fallback where no page shares its template). A page that fails scores 0."""
     from urllib.parse import quote
 
+    from ..content.fallback import page_level_result
     from ..content.render import render
     from ..errors import TemexError
     from ..site.runner import Limits, NoTemplateFound, UrlOptions, extract_url
@@ -105,7 +106,7 @@ def url_scores(sample: SiteSample, k: int, params: ContentParams = ContentParams
                 try:
                     model = extract_url(opts, Limits(allow_private=True)).model
                 except NoTemplateFound as e:
-                    model = e.page_level(opts).model
+                    model = page_level_result(e, opts).model
                 text = render(model, "content", params)
             except (TemexError, OSError, TimeoutError):
                 text = ""

@@ -60,20 +60,12 @@ class NoTemplateFound(PageLoadError):
     """The key page loaded but no page sharing its template was found.
 
     ``exploration`` holds what was found (the key page, loads, errors):
-    callers above the content layer answer with :meth:`page_level` (the
-    page-level fallback, :func:`temex.content.fallback.fallback_from`)
-    instead of failing."""
+    callers above the content layer answer with the page-level fallback
+    (:func:`temex.content.fallback.page_level_result`) instead of failing."""
 
     def __init__(self, message: str, exploration: Any = None) -> None:
         super().__init__(message)
         self.exploration = exploration
-
-    def page_level(self, opts: UrlOptions) -> UrlResult:
-        """The answer instead of this error: the page level's model of the
-        key page, with the exploration that found no page to compare."""
-        from ..content.fallback import fallback_from
-
-        return UrlResult(fallback_from(self), self.exploration, opts)
 
 
 @dataclass

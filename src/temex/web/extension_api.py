@@ -205,6 +205,8 @@ def _run(html: str, opts: UrlOptions, limits: Limits) -> dict[str, Any]:
         result = extract_url(opts, limits, key_page=doc)
         fallback = None
     except NoTemplateFound as e:
-        result = e.page_level(opts)
+        from ..content.fallback import page_level_result
+
+        result = page_level_result(e, opts)
         fallback = f"page-level fallback: {result.model.fallback}"
     return answer(result, numbers, fallback)

@@ -235,7 +235,9 @@ class JobManager:
             try:
                 result = self._runner(job.options, self.limits, job.add_event)
             except NoTemplateFound as e:
-                result = e.page_level(job.options)
+                from ..content.fallback import page_level_result
+
+                result = page_level_result(e, job.options)
                 job.add_event({"type": "fallback",
                                "reason": f"page-level fallback: {result.model.fallback}"})
             job.keep(result)
