@@ -96,13 +96,11 @@ def _align(a: int, b: int, d1: Document, d2: Document,
            ) -> tuple[int, list[tuple[str, int, int]]]:
     """Fill M and B for the children of (a, b) (Fig. 3 lines 5-45) and
     backtrack. Needs ``memo`` to hold every same-label non-leaf pair.
-    Steps: :func:`_identical_ends`, then :func:`_greedy_ops` on a level of
-    more than ``max_cells`` cells, else :func:`_edit_matrix` and
-    :func:`_backtrack`."""
-    A, B = d1.children[a], d2.children[b]
-    ops, lo, hi1, hi2, tail = _identical_ends(A, B, d1.subtree_hash, d2.subtree_hash)
-    A2, B2 = A[lo:hi1], B[lo:hi2]
-    if len(A2) * len(B2) > max_cells:  # greedy: identical subtrees in order, the rest edited
+    Steps: :func:`_middle` (the identical ends set aside), then
+    :func:`_greedy_ops` on a level of more than ``max_cells`` cells, else
+    :func:`_edit_matrix` and :func:`_backtrack`."""
+    ops, A2, B2, tail, greedy = _middle(a, b, d1, d2, max_cells)
+    if greedy:  # identical subtrees in order, the rest edited
         cost, mid = _greedy_ops(A2, B2, d1, d2)
     else:
         cost, Bop = _edit_matrix(A2, B2, d1, d2, memo)
@@ -110,6 +108,20 @@ def _align(a: int, b: int, d1: Document, d2: Document,
     ops.extend(mid)
     ops.extend(reversed(tail))
     return cost, ops
+
+
+def _middle(a: int, b: int, d1: Document, d2: Document, max_cells: int
+            ) -> tuple[list[tuple[str, int, int]], Sequence[int], Sequence[int],
+                       list[tuple[str, int, int]], bool]:
+    """The children of (a, b) left to align once their identical ends are
+    set aside (:func:`_identical_ends`), and whether they make more than
+    ``max_cells`` cells (a level aligned greedily, :func:`_greedy_ops`, which
+    reads no pair of children). Returns ``(prefix ops, A2, B2, suffix ops
+    last first, greedy)``."""
+    A, B = d1.children[a], d2.children[b]
+    ops, lo, hi1, hi2, tail = _identical_ends(A, B, d1.subtree_hash, d2.subtree_hash)
+    A2, B2 = A[lo:hi1], B[lo:hi2]
+    return ops, A2, B2, tail, len(A2) * len(B2) > max_cells
 
 
 def _identical_ends(A: Sequence[int], B: Sequence[int], h1: Sequence[int], h2: Sequence[int]
@@ -263,17 +275,16 @@ def rtdm_td(d1: Document, d2: Document, *, root1: int = 0, root2: int = 0,
         if not ready:
             stack.append((a, b, True))
             # only the pairs the alignment of (a, b) reads: none on a level
-            # aligned greedily (identical subtrees only), none in its
-            # identical ends (two lists of 17,000 rows would push every pair)
-            A, B = d1.children[a], d2.children[b]
-            _, lo, hi1, hi2, _ = _identical_ends(A, B, h1, h2)
-            if (hi1 - lo) * (hi2 - lo) > max_cells:
+            # aligned greedily, none in its identical ends (two lists of
+            # 17,000 rows would push every pair)
+            _, A2, B2, _, greedy = _middle(a, b, d1, d2, max_cells)
+            if greedy:
                 continue
             by_tag: dict[str, list[int]] = {}
-            for d in B[lo:hi2]:
+            for d in B2:
                 if d2.children[d]:
                     by_tag.setdefault(d2.tag[d], []).append(d)
-            for c in A[lo:hi1]:
+            for c in A2:
                 if not d1.children[c]:
                     continue
                 for d in by_tag.get(d1.tag[c], ()):
