@@ -280,6 +280,39 @@ def test_a_tree_learner_is_measured_and_never_written(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @needs_data
+def test_fold_models_give_the_site_decision_out_of_fold_page_probabilities(
+        tmp_path: Path) -> None:
+    """The site decision stacks the page model's probability: its bench
+    scores a site (and collects its rows, ``--oof-rows``) with the fold
+    model that did not see it (``--fold-models``, read by
+    ``train_site_decision.page_folds``). A site
+    left out by ``--skip-sites`` (here one added on 2026-12-03) is in no
+    fold and gets the shipped model (None), as at inference."""
+    pytest.importorskip("sklearn")
+    folds = tmp_path / "folds.json"
+    _train(tmp_path, "--limit", "2", "--datasets", "cleanportaleval", "--sites", "2",
+           "--skip-sites", "added", "--cv", "2", "--fold-models", str(folds),
+           "--trees-iters", "5")
+    raw = json.loads(folds.read_text(encoding="utf-8"))
+    assert "americanpillowcase-shop" in raw["group_fold"]
+    assert "bedrock-tech-blog" not in raw["group_fold"]  # added 2026-12-03: skipped
+    sys.path.insert(0, str(REPO))
+    try:
+        from bench.train.train_site_decision import page_folds
+    finally:
+        sys.path.remove(str(REPO))
+    of = page_folds(folds)
+    assert of("bedrock-tech-blog") is None and page_folds(None)("americanpillowcase-shop") is None
+    shop, bbc = of("americanpillowcase-shop"), of("cleanportaleval/bbc.co.uk")
+    assert shop is not None and bbc is not None
+    assert (shop is bbc) == (raw["group_fold"]["americanpillowcase-shop"]
+                             == raw["group_fold"]["bbc"])
+    assert isinstance(shop["page"], ScorerModel)
+    assert shop["page"].forest1 is not None and len(shop["page"].forest1.roots) == 5
+
+
+@pytest.mark.slow
+@needs_data
 def test_a_blended_model_is_written_and_read(tmp_path: Path) -> None:
     """``--learner blend`` writes each stage's logistic weights and its
     forest (the script checks the exported trees against scikit-learn's own

@@ -37,7 +37,9 @@ keeps under ``page_fallback`` of the rules' characters); ``region``, the
 scorer's region alone; ``all``, every block over the threshold
 (bench_content.py renders the text with extract_content: its figures are the
 reference). ``--fold-models FILE`` writes the fold models for
-``bench_content.py --cv-models FILE``.
+``bench_content.py --cv-models FILE`` and for ``train_site_decision.py
+--page-folds FILE``; ``--skip-sites added`` leaves out the 13 shared sites
+added on 2026-12-03, as the shipped model's training did.
 ``--learner logistic`` fits the logistic regressions alone (the scorer
 before the blend); ``--learner trees`` (with ``--no-write``) the trees
 alone (``--trees-iters``, ``--trees-depth``, ``--trees-rate`` set the
@@ -440,6 +442,10 @@ def main() -> int:
     ap.add_argument("--sites", type=int, default=SITES, metavar="N",
                     help=f"N pages of each shared site (DATA/sites) in the page model's "
                          f"training and in --cv, each site one group (default {SITES}; 0: off)")
+    ap.add_argument("--skip-sites", default="", metavar="NAME,...",
+                    help="shared sites left out of the training and of --cv (the shipped "
+                         "model's sites: every site but the 13 added on 2026-12-03, "
+                         "--skip-sites added)")
     ap.add_argument("--loso-sites", action="store_true",
                     help="page level on the shared sites: in sample and leaving one site out, "
                          "with trafilatura on the same pages (needs trafilatura); "
@@ -472,6 +478,11 @@ def main() -> int:
         site_pages = load_sites(data, args.sites or SITES, peer=args.loso_sites,
                                 cache=None if args.cache == "none" else Path(args.cache),
                                 limit=args.limit)
+    skip = {n for n in args.skip_sites.split(",") if n}
+    if skip == {"added"}:
+        from bench.eval.every_page import NEW_SITES
+        skip = set(NEW_SITES)
+    site_pages = [p for p in site_pages if p.site not in skip]
     datasets_only = pages
     if args.sites:  # one more "dataset"; each site its own group in the folds
         pages = pages + site_pages

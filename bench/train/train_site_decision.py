@@ -25,7 +25,12 @@ other datasets': bbc is in all three). Sites are printed worst left-out lift
 first. The page model behind ``page_prob`` was trained on the older shared
 sites and the content sets (``train_content_model.py``), so on those the
 page level's verdict is better than on a site never seen: judge by the
-thirteen sites added on 2026-12-03. ``--write`` then trains
+thirteen sites added on 2026-12-03, or give ``--page-folds`` (the fold
+models of ``train_content_model.py --cv 5 --fold-models FILE --skip-sites
+added``): every group is then scored, the page alone too, with the page
+model that did not see it (``--oof-rows``: its rows are collected with that
+model too, stacking out of fold; measured and not shipped, docs/journal,
+2026-12-06, out-of-fold page probabilities). ``--write`` then trains
 on every site and writes ``src/temex/content/decision.json`` (deterministic:
 ``random_state`` fixed, no early stopping).
 """
@@ -41,6 +46,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
@@ -92,8 +98,8 @@ def block_labels(doc, blocks, gold) -> list[float]:  # type: ignore[no-untyped-d
     return out
 
 
-def _rows(doc, index, params, label, mapped=None) -> tuple[list, list, list] | None:  # type: ignore[no-untyped-def]
-    got = decision_inputs(doc, index, params, mapped=mapped)
+def _rows(doc, index, params, label, mapped=None, models=None) -> tuple[list, list, list] | None:  # type: ignore[no-untyped-def]
+    got = decision_inputs(doc, index, params, models=models, mapped=mapped)
     if got is None:
         return None
     cand, rows = got
@@ -109,8 +115,35 @@ def _group(name: str, kind: str, pages: list, files: list, root: str, X: list, y
             "y": np.array(y), "w": np.array(w)}
 
 
+def page_folds(path: Path | None) -> Callable[[str], dict[str, Any] | None]:
+    """The page models that did not see a group, by group name: read from
+    the fold models of ``train_content_model.py --cv K --fold-models FILE``
+    (each trained without a fold of site brands); a group whose brand is in
+    no fold (a site the page model never trained on) gets None, the shipped
+    model. Without ``path`` every group gets the shipped model."""
+    if path is None:
+        return lambda name: None
+    from temex.content.scorer import ScorerModel
+    from temex.evaluate.training import group_of
+
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    models: dict[int, dict[str, Any]] = {}
+
+    def of(name: str) -> dict[str, Any] | None:
+        f = raw["group_fold"].get(group_of(name.split("/")[-1]))
+        if f is None:
+            return None
+        if f not in models:
+            models[f] = {v: ScorerModel(d) for v, d in raw["models"][f].items()}
+        return models[f]
+
+    return of
+
+
 def collect(data: Path, per_site: int, seed: int, names: list[str],
-            datasets: tuple[str, ...] = CONTENT_SETS, mapped: bool = False) -> list[dict]:
+            datasets: tuple[str, ...] = CONTENT_SETS, mapped: bool = False,
+            page_models: Callable[[str], dict[str, Any] | None] = page_folds(None)
+            ) -> list[dict]:
     """Per group (a shared site, or a site folder of a content dataset with
     three pages or more): its name and kind (``site`` or the dataset), pages
     (path, gold text), the files of its index, and the blocks' rows, labels
@@ -119,7 +152,10 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
     (:func:`temex.evaluate.training.labels_for`: a block is content when most
     of its word trigrams are in the gold). With ``mapped``, each page's
     template mask of the key-page fit too (``mapped``: by page path), and
-    the rows of the mapped decision."""
+    the rows of the mapped decision. ``page_models`` gives each group the
+    page models behind ``page_prob`` (:func:`page_folds`: out of fold, the
+    stacking of Wolpert 1992, so that the decision learns how far the page
+    level's verdict holds on a site it never trained on)."""
     from temex.evaluate.content_sets import pages_by_site, read_html
     from temex.evaluate.training import labels_for
     from temex.page.tokens import tokens
@@ -133,6 +169,7 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
         sample = site_sample(d, per_site, seed)
         site, files, pages = sample.site, sample.files, sample.pages
         index, _, _ = index_folder(files, site.root)
+        models = page_models(site.name)
         X, y, w = [], [], []
         masks: dict[str, list[bool] | None] = {}
         for f, _gold in pages:
@@ -140,7 +177,8 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
             m = key_page_mask(doc, f, site.root) if mapped else None
             masks[str(f)] = m
             gold = gold_mask(doc, site.content_selector, site.template_selector)
-            got = _rows(doc, index, params, lambda c: block_labels(doc, c.blocks, gold), m)
+            got = _rows(doc, index, params, lambda c: block_labels(doc, c.blocks, gold), m,
+                        models)
             if got is not None:
                 X, y, w = X + got[0], y + got[1], w + got[2]
         groups.append(_group(site.name, "site", [(str(f), g) for f, g in pages],
@@ -163,13 +201,14 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
                 docs.append((r, doc))
             X, y, w = [], [], []
             masks = {}
+            models = page_models(site_name)
             for r, doc in docs:
                 gold = r.gold_text()
                 m = (similar_pages_mask(doc, [o for _, o in docs if o is not doc]) if mapped
                      else None)
                 masks[str(r.html)] = m
                 got = _rows(doc, index, params, lambda c: labels_for(
-                    [tokens(t) for t in c.blocks.joined], gold), m)
+                    [tokens(t) for t in c.blocks.joined], gold), m, models)
                 if got is not None:
                     X, y, w = X + got[0], y + got[1], w + got[2]
             groups.append(_group(f"{ds}/{site_name}", ds,
@@ -273,6 +312,13 @@ def score_group(g: dict, models: dict | None, params: ContentParams) -> list[flo
             for f, gold in g["pages"]]
 
 
+def _alone(f: str, models: dict[str, Any] | None) -> str:
+    """The page alone's text (``models``: another page model's)."""
+    if models is None:
+        return temex.extract(_read(f), url=f, format="text") or ""
+    return extract_content(parse(_read(f), url=f), models=models).text()
+
+
 def explain(sites: list[dict], name: str, worst: int) -> None:
     """The ``worst`` pages of site ``name`` by left-out lift, and on each the
     blocks the fold's decision got wrong (gold share, the decision, the page
@@ -341,10 +387,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-site", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cache", help="the collected rows (remade with --refresh; default "
-                    "bench/.cache/site_decision-vN[-mapped].pkl)")
+                    "bench/.cache/site_decision-vN[-mapped][-oof].pkl)")
     ap.add_argument("--mapped", action="store_true",
                     help="the mapped decision: each page's key-page fit as two more inputs "
                          "(writes decision_mapped.json)")
+    ap.add_argument("--page-folds", metavar="JSON",
+                    help="out-of-fold page models (the file of train_content_model.py --cv K "
+                         "--fold-models JSON --skip-sites added): every group is scored, the "
+                         "page alone too, with the page model that did not see it")
+    ap.add_argument("--oof-rows", action="store_true",
+                    help="with --page-folds: the rows are collected with those models too "
+                         "(out-of-fold stacking)")
     ap.add_argument("--refresh", action="store_true")
     ap.add_argument("--write", action="store_true", help="write the shipped model")
     ap.add_argument("--bags", type=int, default=BAGS,
@@ -358,13 +411,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worst", type=int, default=3, help="pages listed by --explain")
     args = ap.parse_args(argv)
     data = data_dir(args.data)
-    suffix = "-mapped" if args.mapped else ""
+    if args.oof_rows and not args.page_folds:
+        ap.error("--oof-rows needs --page-folds")
+    suffix = ("-mapped" if args.mapped else "") + ("-oof" if args.oof_rows else "")
     cache = Path(args.cache or REPO / "bench" / ".cache"
                  / f"site_decision-v{DECISION_VERSION}{suffix}.pkl")
     if cache.is_file() and not args.refresh and not args.sites:
         groups = pickle.loads(cache.read_bytes())
     else:
-        groups = collect(data, args.per_site, args.seed, args.sites, mapped=args.mapped)
+        groups = collect(data, args.per_site, args.seed, args.sites, mapped=args.mapped,
+                         page_models=page_folds(Path(args.page_folds) if args.oof_rows
+                                                else None))
         if not args.sites:
             cache.parent.mkdir(parents=True, exist_ok=True)
             cache.write_bytes(pickle.dumps([{k: v for k, v in g.items() if k != "index"}
@@ -382,15 +439,20 @@ def main(argv: list[str] | None = None) -> int:
         if held:
             folds.append((ds, held))
     key = "decision_mapped" if args.mapped else "decision"
+    # --page-folds: each group is also scored with the page model that did
+    # not see it (the page alone too), so that the older sites' figures are
+    # as honest as the added ones'
+    page_of = page_folds(Path(args.page_folds) if args.page_folds else None)
     rows = []
     for name, held in folds if not args.no_folds else ():
         m, X = fit([g for g in groups if all(g is not h for h in held)], args.bags)
         fold = SiteDecision(decision_dict(m, X, []))
-        loso = [x for g in held for x in score_group(g, {**base, key: fold},
-                                                     ContentParams())]
-        hand = [x for g in held for x in score_group(g, None, before)]
-        bare = [x for g in held for x in score_group(g, {**base, key: fold}, no_rule)]
-        alone = [token_prf(temex.extract(_read(f), url=f, format="text") or "", gold)[2]
+        loso = [x for g in held for x in score_group(g, {**(page_of(g["name"]) or base),
+                                                         key: fold}, ContentParams())]
+        hand = [x for g in held for x in score_group(g, page_of(g["name"]), before)]
+        bare = [x for g in held for x in score_group(g, {**(page_of(g["name"]) or base),
+                                                         key: fold}, no_rule)]
+        alone = [token_prf(_alone(f, page_of(g["name"])), gold)[2]
                  for g in held for f, gold in g["pages"]]
         rows.append((name, statistics.mean(loso), statistics.mean(hand),
                      statistics.mean(alone), statistics.mean(bare), loso, hand, alone))
