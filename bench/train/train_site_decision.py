@@ -447,13 +447,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, held in folds if not args.no_folds else ():
         m, X = fit([g for g in groups if all(g is not h for h in held)], args.bags)
         fold = SiteDecision(decision_dict(m, X, []))
-        loso = [x for g in held for x in score_group(g, {**(page_of(g["name"]) or base),
-                                                         key: fold}, ContentParams())]
-        hand = [x for g in held for x in score_group(g, page_of(g["name"]), before)]
-        bare = [x for g in held for x in score_group(g, {**(page_of(g["name"]) or base),
-                                                         key: fold}, no_rule)]
-        alone = [token_prf(_alone(f, page_of(g["name"])), gold)[2]
-                 for g in held for f, gold in g["pages"]]
+        loso, hand, bare, alone = [], [], [], []
+        for g in held:
+            page = page_of(g["name"])  # None: the shipped page model
+            with_fold = {**(page or base), key: fold}
+            loso += score_group(g, with_fold, ContentParams())
+            hand += score_group(g, page, before)
+            bare += score_group(g, with_fold, no_rule)
+            alone += [token_prf(_alone(f, page), gold)[2] for f, gold in g["pages"]]
         rows.append((name, statistics.mean(loso), statistics.mean(hand),
                      statistics.mean(alone), statistics.mean(bare), loso, hand, alone))
         print(f"  {name}: left out {rows[-1][1]:.3f}, hand-set {rows[-1][2]:.3f}, "
