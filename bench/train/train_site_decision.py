@@ -416,12 +416,15 @@ def main(argv: list[str] | None = None) -> int:
     suffix = ("-mapped" if args.mapped else "") + ("-oof" if args.oof_rows else "")
     cache = Path(args.cache or REPO / "bench" / ".cache"
                  / f"site_decision-v{DECISION_VERSION}{suffix}.pkl")
+    # --page-folds: each group is also scored with the page model that did
+    # not see it (the page alone too), so that the older sites' figures are
+    # as honest as the added ones'; --oof-rows: its rows collected with it
+    page_of = page_folds(Path(args.page_folds) if args.page_folds else None)
     if cache.is_file() and not args.refresh and not args.sites:
         groups = pickle.loads(cache.read_bytes())
     else:
         groups = collect(data, args.per_site, args.seed, args.sites, mapped=args.mapped,
-                         page_models=page_folds(Path(args.page_folds) if args.oof_rows
-                                                else None))
+                         page_models=page_of if args.oof_rows else page_folds(None))
         if not args.sites:
             cache.parent.mkdir(parents=True, exist_ok=True)
             cache.write_bytes(pickle.dumps([{k: v for k, v in g.items() if k != "index"}
@@ -439,10 +442,6 @@ def main(argv: list[str] | None = None) -> int:
         if held:
             folds.append((ds, held))
     key = "decision_mapped" if args.mapped else "decision"
-    # --page-folds: each group is also scored with the page model that did
-    # not see it (the page alone too), so that the older sites' figures are
-    # as honest as the added ones'
-    page_of = page_folds(Path(args.page_folds) if args.page_folds else None)
     rows = []
     for name, held in folds if not args.no_folds else ():
         m, X = fit([g for g in groups if all(g is not h for h in held)], args.bags)
