@@ -1674,6 +1674,83 @@ def test_permalinks_are_left_out_of_text_and_markdown() -> None:
         assert heading in md and "[](#" not in md and "[\u200b](#" not in md
 
 
+def test_a_permalink_that_is_its_own_anchor_is_left_out() -> None:
+    """An HTML 4 anchor on the permalink itself (``<a href="#usage"
+    name="usage">``, as wikinotes' Markdown writes every heading's) points
+    at the link: a permalink like one to its heading's ``id``."""
+    html = ("<html><body><article><h1>Guide</h1><h2>Usage<a class='headerlink' "
+            "href='#usage' name='usage'>\u00b6</a></h2><p>The tool reads a page and writes "
+            "its text, and this paragraph says so at length for the reader.</p>"
+            "</article></body></html>")
+    from temex.page.permalinks import permalinks
+
+    doc = parse(html)
+    assert permalinks(doc) == [doc.positions("a")[0]]
+    assert "\u00b6" not in extract_content(doc).text()
+
+
+def test_in_page_tables_of_contents_are_left_out_of_text_and_markdown() -> None:
+    """A generated list of links to the page's own sections (Python-Markdown's
+    ``div.toc``, kramdown's ``ul#markdown-toc``, MediaWiki's ``#toc``) is
+    template by the data README's convention and is not written: a ``<ul>``
+    or ``<ol>`` with three links or more, each to the fragment of an element
+    outside it, and no letter outside its links. A footnote list (each
+    note's text beside its back-link), a two-link "top / bottom" pair, a
+    list of links to other pages and a sentence with an in-page link stay."""
+    from temex.page.tocs import tocs
+
+    html = ("<html><body><article><h1>Guide to the tool</h1>"
+            "<div class='box'><ul><li><a href='#usage'>1 Usage</a><ul>"
+            "<li><a href='#flags'>1.1 Flags</a></li></ul></li>"
+            "<li><a href='#limits'>2 Limits</a></li></ul></div>"
+            "<ul><li><a href='#usage'>Top</a></li><li><a href='#notes'>Bottom</a></li></ul>"
+            "<h2 id='usage'>Usage</h2><p>The tool reads a page and writes its text, "
+            "and this paragraph says so at length for the reader.</p>"
+            "<h3 id='flags'>Flags</h3><p>Every flag is optional and has a default that "
+            "suits most pages of most sites.</p>"
+            "<h2 id='limits'>Limits</h2><ul><li>See <a href='#usage'>usage</a> first for the "
+            "basics of the tool.</li><li><a href='/other.html'>Other page</a></li>"
+            "<li><a href='/third.html'>Third page</a></li></ul>"
+            "<ol id='notes'><li id='fn1'>A note on the tool's history <a href='#r1'>\u21a9</a>"
+            "</li><li id='fn2'>A second note <a href='#r2'>\u21a9</a></li>"
+            "<li id='fn3'>A third note <a href='#r3'>\u21a9</a></li></ol>"
+            "<p>Refs <a id='r1'>1</a> <a id='r2'>2</a> <a id='r3'>3</a></p>"
+            "</article></body></html>")
+    doc = parse(html)
+    assert tocs(doc) == [doc.positions("ul")[0]]  # the contents list alone, whole
+    content = extract_content(doc)
+    text, md = content.text(), content.markdown()
+    for written in (text, md):
+        assert "1.1 Flags" not in written and "2 Limits" not in written
+        assert "Flags\n" in written and "Limits\n" in written
+        assert "A note on the tool" in written and "See [usage](#usage) first" in md
+
+
+@needs_data
+def test_the_shared_sites_tables_of_contents_are_their_gold_template() -> None:
+    """On real pages: a Python-Markdown contents box (wikinotes) and kramdown's
+    ``ul#markdown-toc`` (rubima-magazine) are found whole, inside the gold's
+    template, and their entries are not written."""
+    from temex.evaluate import gold_mask, load_site
+    from temex.page.tocs import tocs
+
+    for site_name, rel, entry in (
+            ("wikinotes", "MATH_235/summary/fall-2012/practice-final/index.html",
+             "1.1 Solution"),
+            ("rubima-magazine", "articles/0040/0040-CodePostMortem.html", "コードを見る")):
+        site = load_site(DATA / "sites" / site_name)  # type: ignore[operator]
+        doc = parse((site.root / rel).read_bytes(), url=str(site.root / rel))
+        gold = gold_mask(doc, site.content_selector, site.template_selector)
+        (root,) = tocs(doc)
+        assert all(gold[j] is not False for j in doc.descendants(root))
+        entries = [doc.text[i] for i in doc.descendants(root) if doc.tag[i] == "a"]
+        assert "\u00b6" not in extract_content(doc).text()  # wikinotes: <a name> permalinks
+        assert entry in entries
+        # the entry's heading is written once, the entry itself not at all
+        assert extract_content(doc).text().splitlines().count(entry) == (
+            0 if entry[0].isdigit() else 1)
+
+
 def test_a_headed_table_between_kept_blocks_is_kept() -> None:
     """The cells of a table with named columns that lies between the
     region's kept blocks are kept with them (``region.table_gaps``): one by

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...page.dom import Document
 from ...page.permalinks import permalinks
+from ...page.tocs import tocs
 from ..defaults import DEFAULT_REGION
 from ..moved import DEFAULT_MOVED
 from .evidence import DEFAULT_EVIDENCE_SHARE
@@ -267,6 +268,10 @@ def _permalinks(r: Run) -> None:
     r.mark(permalinks(r.doc), True)
 
 
+def _tocs(r: Run) -> None:
+    r.mark(tocs(r.doc), True)
+
+
 def _named_lists(r: Run) -> None:
     r.mark(named_link_lists(r.doc, r.region), True)
 
@@ -304,6 +309,9 @@ PASSES: tuple[Step, ...] = (
          "every shared site (60497e2; 'What changed')"),
     Step("permalinks are template", "closure", _permalinks,
          "toppra-furo, random key pages (f11daa6; 'What changed')"),
+    Step("in-page tables of contents are template", "closure", _tocs,
+         "every page of every shared site, the content sets (2026-12-06, in-page tables "
+         "of contents)"),
     Step("link lists named as navigation are template", "named_lists", _named_lists,
          "every shared site, leave one site out (ee969af; 'What changed')"),
     Step("link lists told by their link types or targets are template", "link_types",

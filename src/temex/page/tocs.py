@@ -1,0 +1,97 @@
+"""In-page tables of contents: a generated list of links to the page's own sections.
+
+Idea: Markdown processors (Python-Markdown's ``[TOC]``, kramdown's
+``{:toc}`` as ``ul#markdown-toc``), MediaWiki (``#toc``), Hugo and many
+blog themes write, above an article, a list whose every item links to one
+of the article's headings: ``<ul><li><a href="#usage">1 Usage</a> ...``.
+Read as text, every heading of the page then appears twice. The shared
+sites' convention (the data README, "cases that are easy to get wrong")
+calls such a list template, like a heading's permalink
+(:mod:`temex.page.permalinks`), and a list of links to other pages that is
+the page's own material (a Sphinx toctree, a wiki's category listing)
+content. The list is recognised by where its links point and what it says,
+not by a generator's class names: a ``<ul>`` or ``<ol>`` with at least
+:data:`MIN_LINKS` links, every one of them to the fragment of an element of
+the page outside the list, and no letter outside its links (numbering and
+punctuation may sit between them). A list that says something besides its
+links (a footnote list: each note's text, its back-link "↩") is no table
+of contents, and neither is a list of links to other pages.
+
+Departure: the list alone is recognised, not the box around it (a
+"Contents" caption, a show/hide toggle): those are a word or two, and a
+box is told by its class names, which this module does not read.
+
+Read by the text and Markdown writers (:mod:`temex.content.text`), which
+leave tables of contents out, and by the template detectors' rules
+(:mod:`temex.template.rules.sequence`), which call them template.
+
+Cost: a scan of the page's ``<ul>`` / ``<ol>`` elements and, where one
+holds a ``#`` link, of its subtree; the ids of the page mapped once.
+"""
+
+from __future__ import annotations
+
+from ..page.dom import Document
+from .permalinks import fragment_targets
+
+__all__ = ["MIN_LINKS", "toc_keep", "tocs"]
+
+#: Fewest links of a table of contents: one link is "Back to top", two are
+#: a page's "Top / Bottom" pair; three sections make a contents list.
+MIN_LINKS = 3
+
+_LISTS = ("ul", "ol")
+
+
+def _is_toc(doc: Document, root: int, where: dict[str, int]) -> bool:
+    end = root + doc.size[root]
+    tag, size, text, attrs = doc.tag, doc.size, doc.text, doc.attrs
+    links = 0
+    j = root + 1
+    while j < end:
+        if tag[j] == "a":
+            href = next((v for n, v in attrs[j] if n == "href"), "").strip()
+            target = where.get(href[1:], -1) if len(href) > 1 and href[0] == "#" else -1
+            if target < 0 or root <= target < end:
+                return False
+            links += 1
+            j += size[j]
+            continue
+        if any(ch.isalpha() for ch in text[j]):
+            return False
+        j += 1
+    return links >= MIN_LINKS and not any(ch.isalpha() for ch in text[root])
+
+
+def tocs(doc: Document, among: list[bool] | None = None) -> list[int]:
+    """The roots of the page's tables of contents (module docstring), each
+    the outermost such list; with ``among`` (one flag per element), lists
+    flagged only."""
+    out: list[int] = []
+    where: dict[str, int] | None = None
+    roots = sorted(i for t in _LISTS for i in doc.positions(t))
+    end = -1
+    for i in roots:
+        if i < end or (among is not None and not among[i]):
+            continue
+        if "a" not in doc.tag[i:i + doc.size[i]]:
+            continue
+        if where is None:
+            where = fragment_targets(doc)
+        if _is_toc(doc, i, where):
+            out.append(i)
+            end = i + doc.size[i]
+    return out
+
+
+def toc_keep(doc: Document, keep: list[bool]) -> list[bool]:
+    """``keep`` (one flag per element: its own text is written) without the
+    tables of contents' subtrees. A new list when anything changes, else
+    ``keep``."""
+    out = keep
+    size = doc.size
+    for i in tocs(doc, keep):
+        if out is keep:
+            out = list(keep)
+        out[i:i + size[i]] = [False] * size[i]
+    return out
