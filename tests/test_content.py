@@ -1751,6 +1751,54 @@ def test_the_shared_sites_tables_of_contents_are_their_gold_template() -> None:
             0 if entry[0].isdigit() else 1)
 
 
+def test_line_number_gutters_are_left_out_of_text_and_markdown() -> None:
+    """The numbers column of a highlighted code block in table form
+    (Pygments' ``linenos="table"``, Hugo's Chroma) is template by the data
+    README's convention and is not written: a ``<td>`` saying two or more
+    consecutive whole numbers and nothing else, followed by a ``<td>``
+    holding a ``<pre>``. A table numbering its rows (a number a cell) and a
+    numbers cell beside plain text stay; the code stays."""
+    from temex.page.linenos import gutters
+
+    html = ("<html><body><article><h1>Counting in shell</h1><p>The script below counts "
+            "to three and says so, which is all this paragraph needs to say.</p>"
+            "<table class='x'><tr><td><pre>1\n2\n3</pre></td><td><pre>echo one\n"
+            "echo two\necho three</pre></td></tr></table>"
+            "<table><tr><td>7</td><td><pre>seven lines of output</pre></td></tr>"
+            "<tr><td>8</td><td><pre>eight lines of output</pre></td></tr></table>"
+            "<table><tr><td>4 5 6</td><td>four five six in words</td></tr></table>"
+            "</article></body></html>")
+    doc = parse(html)
+    assert gutters(doc) == [doc.positions("td")[0]]
+    content = extract_content(doc)
+    for written in (content.text(), content.markdown()):
+        assert "echo one" in written and "echo three" in written
+        assert "1\n2\n3" not in written and "seven lines" in written
+        assert "4 5 6" in written
+
+
+@needs_data
+def test_a_hugo_blogs_line_numbers_are_its_gold_template() -> None:
+    """On a real Hugo page (Chroma's ``td.lntd`` tables), every gutter found
+    is inside the gold's template, and the code's text is written without
+    the numbers."""
+    from temex.evaluate import gold_mask, gold_text, load_site
+    from temex.page.linenos import gutters
+
+    site = load_site(DATA / "sites" / "bgbiao-hugo-zh")  # type: ignore[operator]
+    f = site.root / "post" / "coredns-loop" / "index.html"
+    doc = parse(f.read_bytes(), url=str(f))
+    gold = gold_mask(doc, site.content_selector, site.template_selector)
+    found = gutters(doc)
+    assert len(found) >= 4
+    assert all(gold[j] is not False for i in found for j in doc.descendants(i))
+    text = extract_content(doc).text()
+    lines = set(text.splitlines())
+    assert not any(doc.text[j].strip() in lines for i in found for j in doc.descendants(i)
+                   if doc.text[j].strip())
+    assert token_prf(text, gold_text(doc, site.content_selector, site.template_selector))[2] > 0.95
+
+
 def test_a_headed_table_between_kept_blocks_is_kept() -> None:
     """The cells of a table with named columns that lies between the
     region's kept blocks are kept with them (``region.table_gaps``): one by

@@ -31,6 +31,7 @@ from urllib.parse import urljoin
 from ..page import kernel
 from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
+from ..page.linenos import gutter_keep
 from ..page.permalinks import LEVELS, permalink_keep
 from ..page.tocs import toc_keep
 from ..page.walk import event_list, events
@@ -54,8 +55,9 @@ def _bare(doc: Document, keep: list[bool]) -> list[bool]:
 def _written(doc: Document, keep: list[bool]) -> list[bool]:
     """The keep mask both writers write: each formula once (:mod:`.formulas`),
     no permalink (:mod:`temex.page.permalinks`), no in-page table of contents
-    (:mod:`temex.page.tocs`)."""
-    return toc_keep(doc, permalink_keep(doc, formula_keep(doc, keep)))
+    (:mod:`temex.page.tocs`), no code block's line-number gutter
+    (:mod:`temex.page.linenos`)."""
+    return gutter_keep(doc, toc_keep(doc, permalink_keep(doc, formula_keep(doc, keep))))
 
 
 def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:

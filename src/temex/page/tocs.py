@@ -63,16 +63,15 @@ def _is_toc(doc: Document, root: int, where: dict[str, int]) -> bool:
     return links >= MIN_LINKS and not any(ch.isalpha() for ch in text[root])
 
 
-def tocs(doc: Document, among: list[bool] | None = None) -> list[int]:
+def tocs(doc: Document) -> list[int]:
     """The roots of the page's tables of contents (module docstring), each
-    the outermost such list; with ``among`` (one flag per element), lists
-    flagged only."""
+    the outermost such list."""
     out: list[int] = []
     where: dict[str, int] | None = None
     roots = sorted(i for t in _LISTS for i in doc.positions(t))
     end = -1
     for i in roots:
-        if i < end or (among is not None and not among[i]):
+        if i < end:
             continue
         if "a" not in doc.tag[i:i + doc.size[i]]:
             continue
@@ -90,7 +89,9 @@ def toc_keep(doc: Document, keep: list[bool]) -> list[bool]:
     ``keep``."""
     out = keep
     size = doc.size
-    for i in tocs(doc, keep):
+    for i in tocs(doc):
+        if not any(keep[i:i + size[i]]):
+            continue
         if out is keep:
             out = list(keep)
         out[i:i + size[i]] = [False] * size[i]

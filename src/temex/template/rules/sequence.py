@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ...page.dom import Document
+from ...page.linenos import gutters
 from ...page.permalinks import permalinks
 from ...page.tocs import tocs
 from ..defaults import DEFAULT_REGION
@@ -272,6 +273,10 @@ def _tocs(r: Run) -> None:
     r.mark(tocs(r.doc), True)
 
 
+def _gutters(r: Run) -> None:
+    r.mark(gutters(r.doc), True)
+
+
 def _named_lists(r: Run) -> None:
     r.mark(named_link_lists(r.doc, r.region), True)
 
@@ -310,6 +315,9 @@ PASSES: tuple[Step, ...] = (
     Step("permalinks are template", "closure", _permalinks,
          "toppra-furo, random key pages (f11daa6; 'What changed')"),
     Step("in-page tables of contents are template", "closure", _tocs,
+         "every page of every shared site, the content sets (2026-12-06, in-page tables "
+         "of contents)"),
+    Step("code blocks' line-number gutters are template", "closure", _gutters,
          "every page of every shared site, the content sets (2026-12-06, in-page tables "
          "of contents)"),
     Step("link lists named as navigation are template", "named_lists", _named_lists,
