@@ -113,9 +113,12 @@ def test_real_site_over_http(site_name: str) -> None:
 #: Live floors, node F1 template / content with every key page pooled,
 #: explored with the defaults over HTTP on 127.0.0.1 (4 loads each), a
 #: little under the figures measured on 2026-12-06 against the gold of
-#: 2026-12-03/04 (30 sites; docs/EVALUATION.md): regression guards.
+#: 2026-12-03/04 (30 sites; docs/EVALUATION.md): regression guards; raised
+#: the same day for the four sites that in-page tables of contents, anchor
+#: permalinks and line-number gutters as template (temex.page.tocs,
+#: .permalinks, .linenos) lifted (bgbiao, hyperledger, rubima, wikinotes).
 LIVE_FLOORS = {"americanpillowcase-shop": (0.97, 0.90), "bedrock-tech-blog": (0.99, 0.99),
-               "bgbiao-hugo-zh": (0.70, 0.89), "birdie0-mdbook": (0.99, 0.99),
+               "bgbiao-hugo-zh": (0.97, 0.98), "birdie0-mdbook": (0.99, 0.99),
                "cezam-catalogue": (0.96, 0.98), "clickwiki-wiki": (0.87, 0.90),
                "cmsis-dv-doxygen": (0.86, 0.98), "cni-iisc-seminars": (0.91, 0.96),
                "codare-wordpress": (0.96, 0.95), "commmp-shop": (0.95, 0.60),
@@ -123,13 +126,13 @@ LIVE_FLOORS = {"americanpillowcase-shop": (0.97, 0.90), "bedrock-tech-blog": (0.
                "dostips-forum": (0.78, 0.90), "doulcememoire-company": (0.94, 0.94),
                "everything-list-hypermail": (0.96, 0.99),
                "gpodder-devel-pipermail": (0.68, 0.96), "hackingthe.cloud": (0.99, 0.99),
-               "hyperledger-fabric-docs": (0.86, 0.93), "klnet-forum": (0.92, 0.98),
+               "hyperledger-fabric-docs": (0.92, 0.96), "klnet-forum": (0.92, 0.98),
                "mywordpress": (0.87, 0.59), "opendcl-forum": (0.98, 0.99),
                "openehr-org-archive": (0.99, 0.97), "pyconca2013-conference": (0.98, 0.98),
-               "redux-saga-docs": (0.99, 0.99), "rubima-magazine": (0.94, 0.95),
+               "redux-saga-docs": (0.99, 0.99), "rubima-magazine": (0.98, 0.98),
                "schwalb-willmann-academic": (0.97, 0.99), "theory3": (0.97, 0.95),
                "toppra-furo": (0.94, 0.98), "ucf-news": (0.94, 0.85),
-               "wikinotes": (0.28, 0.97)}
+               "wikinotes": (0.98, 0.99)}
 
 
 @pytest.mark.slow

@@ -124,6 +124,9 @@ def test_the_mapping_keeps_a_shops_category_grid() -> None:
 #: tables repeat on the ranking pages the mapping compares them with),
 #: cezam, cni-iisc and theory3 (0.001-0.007), for mywordpress +0.077,
 #: commmp +0.030, digitalplant +0.020, gpodder +0.021 (CHANGELOG).
+#: rubima (-0.007 -> -0.004) and wikinotes (0.031 -> 0.035) raised where
+#: in-page tables of contents became template (neither path writes them
+#: now; the site level had kept more of them).
 LIFT_FLOORS: dict[str, float] = {"americanpillowcase-shop": 0.053, "bedrock-tech-blog": 0.009,
                                  "bgbiao-hugo-zh": 0.028, "birdie0-mdbook": 0.011,
                                  "cezam-catalogue": 0.016, "clickwiki-wiki": 0.043,
@@ -137,9 +140,9 @@ LIFT_FLOORS: dict[str, float] = {"americanpillowcase-shop": 0.053, "bedrock-tech
                                  "mywordpress": 0.076, "opendcl-forum": -0.005,
                                  "openehr-org-archive": -0.004,
                                  "pyconca2013-conference": 0.009, "redux-saga-docs": 0.068,
-                                 "rubima-magazine": -0.012,
+                                 "rubima-magazine": -0.009,
                                  "schwalb-willmann-academic": 0.007, "theory3": -0.001,
-                                 "toppra-furo": 0.028, "ucf-news": -0.001, "wikinotes": 0.026}
+                                 "toppra-furo": 0.028, "ucf-news": -0.001, "wikinotes": 0.031}
 
 
 @pytest.mark.slow

@@ -144,22 +144,25 @@ def test_demo_site_is_perfect(demo_site: Path) -> None:
 # the defaults; docs/EVALUATION.md), every shared site: regression guards.
 # Measured on 2026-12-06 against the gold of 2026-12-03/04 (30 sites); the
 # older sites whose gold was redrawn then (wikinotes, bgbiao, hyperledger,
-# ...) score lower against it with the same code.
+# ...) score lower against it with the same code. Raised the same day where
+# in-page tables of contents, anchor permalinks and line-number gutters
+# became template (temex.page.tocs, .permalinks, .linenos): bgbiao,
+# hyperledger, rubima, wikinotes.
 FLOORS = {"americanpillowcase-shop": (0.96, 0.89), "bedrock-tech-blog": (0.99, 0.99),
-          "bgbiao-hugo-zh": (0.70, 0.89), "birdie0-mdbook": (0.99, 0.99),
+          "bgbiao-hugo-zh": (0.97, 0.98), "birdie0-mdbook": (0.99, 0.99),
           "cezam-catalogue": (0.96, 0.99), "clickwiki-wiki": (0.87, 0.90),
           "cmsis-dv-doxygen": (0.86, 0.98), "cni-iisc-seminars": (0.93, 0.97),
           "codare-wordpress": (0.96, 0.96), "commmp-shop": (0.97, 0.79),
           "cookwithtina-recipes": (0.95, 0.87), "digitalplant": (0.92, 0.93),
           "dostips-forum": (0.88, 0.93), "doulcememoire-company": (0.94, 0.94),
           "everything-list-hypermail": (0.96, 0.99), "gpodder-devel-pipermail": (0.84, 0.98),
-          "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.86, 0.93),
+          "hackingthe.cloud": (0.99, 0.99), "hyperledger-fabric-docs": (0.92, 0.96),
           "klnet-forum": (0.92, 0.98), "mywordpress": (0.97, 0.87),
           "opendcl-forum": (0.98, 0.99), "openehr-org-archive": (0.99, 0.97),
           "pyconca2013-conference": (0.98, 0.98), "redux-saga-docs": (0.99, 0.99),
-          "rubima-magazine": (0.94, 0.95), "schwalb-willmann-academic": (0.99, 0.99),
+          "rubima-magazine": (0.98, 0.98), "schwalb-willmann-academic": (0.99, 0.99),
           "theory3": (0.97, 0.95), "toppra-furo": (0.94, 0.98), "ucf-news": (0.91, 0.81),
-          "wikinotes": (0.28, 0.97)}
+          "wikinotes": (0.98, 0.99)}
 
 
 def test_accuracy_on_shared_sites(site_dirs: list[Path]) -> None:
