@@ -116,10 +116,11 @@ def test_real_site_over_http(site_name: str) -> None:
 #: 2026-12-03/04 (30 sites; docs/EVALUATION.md): regression guards; raised
 #: the same day for the four sites that in-page tables of contents, anchor
 #: permalinks and line-number gutters as template (temex.page.tocs,
-#: .permalinks, .linenos) lifted (bgbiao, hyperledger, rubima, wikinotes).
+#: .permalinks, .linenos) lifted (bgbiao, clickwiki, hyperledger, rubima,
+#: wikinotes).
 LIVE_FLOORS = {"americanpillowcase-shop": (0.97, 0.90), "bedrock-tech-blog": (0.99, 0.99),
                "bgbiao-hugo-zh": (0.97, 0.98), "birdie0-mdbook": (0.99, 0.99),
-               "cezam-catalogue": (0.96, 0.98), "clickwiki-wiki": (0.87, 0.90),
+               "cezam-catalogue": (0.96, 0.98), "clickwiki-wiki": (0.98, 0.98),
                "cmsis-dv-doxygen": (0.86, 0.98), "cni-iisc-seminars": (0.91, 0.96),
                "codare-wordpress": (0.96, 0.95), "commmp-shop": (0.95, 0.60),
                "cookwithtina-recipes": (0.95, 0.87), "digitalplant": (0.92, 0.93),
@@ -319,13 +320,17 @@ def test_second_hop_loads_what_a_kept_page_yields_next_and_one_at_a_time() -> No
 
 @pytest.mark.skipif(DATA is None, reason="shared data not found (set TEMEX_DATA)")
 @pytest.mark.parametrize("site_name,key_substr,scores_higher", [
-    ("wikinotes", "/ANAT_322/lecture-notes/", True), ("wikinotes", "/COMP_302/summary/", True),
+    ("wikinotes", "/ANAT_322/lecture-notes/", 0.02),
+    # 0.996 against 0.988 (min of template and content F1) since in-page
+    # tables of contents and anchor permalinks are template: they were most
+    # of what the hub pages' fit got wrong (0.02 and more before)
+    ("wikinotes", "/COMP_302/summary/", 0.005),
     # since the gold of 2026-12-03 (a topic row's own page links are
     # template) the sub-forum scores 0.739 compared with its siblings and
     # 0.781 with the hub pages: the siblings are still the pages compared
-    ("klnet-forum", "forumdisplay.php-f=14", False)])
+    ("klnet-forum", "forumdisplay.php-f=14", None)])
 def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str,
-                                                 scores_higher: bool) -> None:
+                                                 scores_higher: float | None) -> None:
     """A leaf key page (fewer links than the offline pool's
     2n + 2, ``DEFAULT_SECOND_HOP``) that links no page of its kind (a wiki page links its course page
     and the home page, a sub-forum its parent forum) is compared with pages
@@ -352,8 +357,8 @@ def test_leaf_page_is_compared_with_its_siblings(site_name: str, key_substr: str
     kind, sib = url_kind(ex.key.url), sibling_pattern(ex.key.url)
     assert len(ex.pages) >= 2
     assert all(url_kind(p.url) == kind or sibling_pattern(p.url) == sib for p in ex.pages)
-    if scores_higher:
-        assert f1[None] > f1[0] + 0.02, f1
+    if scores_higher is not None:
+        assert f1[None] > f1[0] + scores_higher, f1
     else:
         assert f1[None] >= 0.73, f1  # measured 0.739
 

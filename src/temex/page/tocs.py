@@ -12,7 +12,8 @@ the page's own material (a Sphinx toctree, a wiki's category listing)
 content. The list is recognised by where its links point and what it says,
 not by a generator's class names: a ``<ul>`` or ``<ol>`` with at least
 :data:`MIN_LINKS` links, every one of them to the fragment of an element of
-the page outside the list, and no letter outside its links (numbering and
+the page outside the list (``#usage``, or the page's own address with a
+fragment, as a mirror writes MediaWiki's), and no letter outside its links (numbering and
 punctuation may sit between them). A list that says something besides its
 links (a footnote list: each note's text, its back-link "↩") is no table
 of contents, and neither is a list of links to other pages.
@@ -31,6 +32,8 @@ holds a ``#`` link, of its subtree; the ids of the page mapped once.
 
 from __future__ import annotations
 
+from urllib.parse import urljoin, urlsplit
+
 from ..page.dom import Document
 from .permalinks import fragment_targets
 
@@ -43,15 +46,30 @@ MIN_LINKS = 3
 _LISTS = ("ul", "ol")
 
 
+def _fragment(href: str, url: str, here: tuple[str, str, str] | None) -> str:
+    """The fragment ``href`` names on the page itself: ``#usage``, or the
+    page's own address with one (``Counter.html#Properties``, as a site
+    mirror or MediaWiki's static dump writes it); "" for a link elsewhere."""
+    if href.startswith("#"):
+        return href[1:]
+    if "#" not in href or here is None:
+        return ""
+    target = urlsplit(urljoin(url, href))
+    return target.fragment if (target.netloc, target.path, target.query) == here else ""
+
+
 def _is_toc(doc: Document, root: int, where: dict[str, int]) -> bool:
     end = root + doc.size[root]
     tag, size, text, attrs = doc.tag, doc.size, doc.text, doc.attrs
+    page = urlsplit(doc.url) if doc.url else None
+    here = (page.netloc, page.path, page.query) if page is not None else None
     links = 0
     j = root + 1
     while j < end:
         if tag[j] == "a":
             href = next((v for n, v in attrs[j] if n == "href"), "").strip()
-            target = where.get(href[1:], -1) if len(href) > 1 and href[0] == "#" else -1
+            fragment = _fragment(href, doc.url, here)
+            target = where.get(fragment, -1) if fragment else -1
             if target < 0 or root <= target < end:
                 return False
             links += 1
