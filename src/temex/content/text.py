@@ -31,9 +31,9 @@ from urllib.parse import urljoin
 from ..page import kernel
 from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
-from ..page.linenos import gutter_keep
-from ..page.permalinks import LEVELS, permalink_keep
-from ..page.tocs import toc_keep
+from ..page.linenos import gutters
+from ..page.permalinks import LEVELS, permalinks
+from ..page.tocs import tocs
 from ..page.walk import event_list, events
 from .formulas import formula_keep, tex_annotation
 from .metadata import base_url
@@ -52,12 +52,28 @@ def _bare(doc: Document, keep: list[bool]) -> list[bool]:
     return bare
 
 
+def _without(doc: Document, keep: list[bool], roots: list[int]) -> list[bool]:
+    """``keep`` without the subtrees of ``roots``: a new list when anything
+    changes, else ``keep``."""
+    out, size = keep, doc.size
+    for i in roots:
+        if not any(keep[i:i + size[i]]):
+            continue
+        if out is keep:
+            out = list(keep)
+        out[i:i + size[i]] = [False] * size[i]
+    return out
+
+
 def _written(doc: Document, keep: list[bool]) -> list[bool]:
     """The keep mask both writers write: each formula once (:mod:`.formulas`),
     no permalink (:mod:`temex.page.permalinks`), no in-page table of contents
     (:mod:`temex.page.tocs`), no code block's line-number gutter
-    (:mod:`temex.page.linenos`)."""
-    return gutter_keep(doc, toc_keep(doc, permalink_keep(doc, formula_keep(doc, keep))))
+    (:mod:`temex.page.linenos`): the chrome of a page kind that the shared
+    sites' convention calls template, wherever the content was chosen."""
+    keep = formula_keep(doc, keep)
+    keep = _without(doc, keep, permalinks(doc, keep))
+    return _without(doc, _without(doc, keep, tocs(doc)), gutters(doc))
 
 
 def text_lines(doc: Document, keep: list[bool], markdown: bool) -> list[str]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from ..page.dom import Document
 
-__all__ = ["gutter_keep", "gutters"]
+__all__ = ["gutters"]
 
 
 def _numbers_only(doc: Document, i: int) -> bool:
@@ -59,16 +59,3 @@ def gutters(doc: Document) -> list[int]:
             out.append(i)
     return out
 
-
-def gutter_keep(doc: Document, keep: list[bool]) -> list[bool]:
-    """``keep`` (one flag per element: its own text is written) without the
-    gutters' subtrees. A new list when anything changes, else ``keep``."""
-    out = keep
-    size = doc.size
-    for i in gutters(doc):
-        if not any(keep[i:i + size[i]]):
-            continue
-        if out is keep:
-            out = list(keep)
-        out[i:i + size[i]] = [False] * size[i]
-    return out

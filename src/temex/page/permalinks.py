@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 from ..page.dom import Document
 
-__all__ = ["fragment_targets", "permalink_keep", "permalinks"]
+__all__ = ["fragment_targets", "permalinks"]
 
 #: Levels above a link within which the element it points to lies: the
 #: heading itself (MkDocs, Docusaurus), its section (Sphinx: ``section > h2 >
@@ -83,14 +83,3 @@ def permalinks(doc: Document, among: Sequence[bool] | None = None) -> list[int]:
             p = parent[p]
     return out
 
-
-def permalink_keep(doc: Document, keep: list[bool]) -> list[bool]:
-    """``keep`` (one flag per element: its own text is written) without the
-    permalinks' subtrees. A new list when anything changes, else ``keep``."""
-    out = keep
-    size = doc.size
-    for i in permalinks(doc, keep):  # a permalink's text is its own: kept with it
-        if out is keep:
-            out = list(keep)
-        out[i:i + size[i]] = [False] * size[i]
-    return out

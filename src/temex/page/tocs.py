@@ -37,7 +37,7 @@ from urllib.parse import urljoin, urlsplit
 from ..page.dom import Document
 from .permalinks import fragment_targets
 
-__all__ = ["MIN_LINKS", "toc_keep", "tocs"]
+__all__ = ["MIN_LINKS", "tocs"]
 
 #: Fewest links of a table of contents: one link is "Back to top", two are
 #: a page's "Top / Bottom" pair; three sections make a contents list.
@@ -100,17 +100,3 @@ def tocs(doc: Document) -> list[int]:
             end = i + doc.size[i]
     return out
 
-
-def toc_keep(doc: Document, keep: list[bool]) -> list[bool]:
-    """``keep`` (one flag per element: its own text is written) without the
-    tables of contents' subtrees. A new list when anything changes, else
-    ``keep``."""
-    out = keep
-    size = doc.size
-    for i in tocs(doc):
-        if not any(keep[i:i + size[i]]):
-            continue
-        if out is keep:
-            out = list(keep)
-        out[i:i + size[i]] = [False] * size[i]
-    return out
