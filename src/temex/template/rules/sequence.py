@@ -266,7 +266,18 @@ def _query_widgets(r: Run) -> None:
 
 
 def _permalinks(r: Run) -> None:
-    r.mark(permalinks(r.doc), True)
+    r.mark([_wrapper(r.doc, i) for i in permalinks(r.doc)], True)
+
+
+def _wrapper(doc: Document, i: int) -> int:
+    """The outermost element around ``i`` of which ``i`` is the only child,
+    with no text of its own (Doxygen's ``<span class="permalink">`` around
+    its link): it exists to hold the link, and is template with it."""
+    parent, children, text = doc.parent, doc.children, doc.text
+    w = i
+    while parent[w] > doc.body and len(children[parent[w]]) == 1 and not text[parent[w]].strip():
+        w = parent[w]
+    return w
 
 
 def _tocs(r: Run) -> None:
