@@ -21,8 +21,8 @@ leave permalinks out, and by the template detectors' rules
 chrome of a page kind, like an edit link (the data README's convention).
 
 Cost: a scan of the page's tags (``list.index``, in C) for ``<a>``, the kept
-ones' ``href`` read; the ids and anchor names of the page mapped once where a candidate
-(a kept ``#`` link without a letter or digit) is found.
+ones' ``href`` read; the ids and anchor names of the page mapped once where
+a candidate (a kept ``#`` link without a letter or digit) is found.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ content. The list is recognised by where its links point and what it says,
 not by a generator's class names: a ``<ul>`` or ``<ol>`` with at least
 :data:`MIN_LINKS` links, every one of them to the fragment of an element of
 the page outside the list (``#usage``, or the page's own address with a
-fragment, as a mirror writes MediaWiki's), and no letter outside its links (numbering and
-punctuation may sit between them). A list that says something besides its
+fragment, as a mirror writes MediaWiki's), and no letter outside its links
+(numbering and punctuation may sit between them). A list that says something besides its
 links (a footnote list: each note's text, its back-link "↩") is no table
 of contents, and neither is a list of links to other pages.
 
@@ -27,7 +27,8 @@ leave tables of contents out, and by the template detectors' rules
 (:mod:`temex.template.rules.sequence`), which call them template.
 
 Cost: a scan of the page's ``<ul>`` / ``<ol>`` elements and, where one
-holds a ``#`` link, of its subtree; the ids of the page mapped once.
+holds a link, of its subtree; the ids and anchor names of the page mapped
+once.
 """
 
 from __future__ import annotations
