@@ -14,9 +14,10 @@ not by a generator's class names: a ``<ul>`` or ``<ol>`` with at least
 :data:`MIN_LINKS` links, every one of them to the fragment of an element of
 the page outside the list (``#usage``, or the page's own address with a
 fragment, as a mirror writes MediaWiki's), and no letter outside its links
-(numbering and punctuation may sit between them). A list that says something besides its
-links (a footnote list: each note's text, its back-link "↩") is no table
-of contents, and neither is a list of links to other pages.
+(numbering and punctuation may sit between them). A list that says
+something besides its links (a footnote list: each note's text, its
+back-link "↩") is no table of contents, and neither is a list of links to
+other pages.
 
 Departure: the list alone is recognised, not the box around it (a
 "Contents" caption, a show/hide toggle): those are a word or two, and a
@@ -59,11 +60,10 @@ def _fragment(href: str, url: str, here: tuple[str, str, str] | None) -> str:
     return target.fragment if (target.netloc, target.path, target.query) == here else ""
 
 
-def _is_toc(doc: Document, root: int, where: dict[str, int]) -> bool:
+def _is_toc(doc: Document, root: int, where: dict[str, int],
+            here: tuple[str, str, str] | None) -> bool:
     end = root + doc.size[root]
     tag, size, text, attrs = doc.tag, doc.size, doc.text, doc.attrs
-    page = urlsplit(doc.url) if doc.url else None
-    here = (page.netloc, page.path, page.query) if page is not None else None
     links = 0
     j = root + 1
     while j < end:
@@ -87,6 +87,8 @@ def tocs(doc: Document) -> list[int]:
     the outermost such list."""
     out: list[int] = []
     where: dict[str, int] | None = None
+    page = urlsplit(doc.url) if doc.url else None
+    here = (page.netloc, page.path, page.query) if page is not None else None
     roots = sorted(i for t in _LISTS for i in doc.positions(t))
     end = -1
     for i in roots:
@@ -96,7 +98,7 @@ def tocs(doc: Document) -> list[int]:
             continue
         if where is None:
             where = fragment_targets(doc)
-        if _is_toc(doc, i, where):
+        if _is_toc(doc, i, where, here):
             out.append(i)
             end = i + doc.size[i]
     return out
