@@ -107,10 +107,11 @@ def candidates(doc: Document, site: SiteIndex | None, template: Sequence[bool] |
 
 def _has_typed_link(doc: Document) -> bool:
     """Whether a link of the page has a page kind's link type
-    (:func:`~temex.template.rules.links.chrome_link_type`; most pages
-    have none, and the rule's sums are then not computed)."""
+    (:func:`~temex.template.rules.links.chrome_link_type`), or the page
+    declares its neighbours in ``<head>`` (``<link rel="next">``); most
+    pages do neither, and the rule's sums are then not computed."""
     for i, tag in enumerate(doc.tag):
-        if tag == "a":
+        if tag == "a" or tag == "link":
             for k, v in doc.attrs[i]:
                 if k == "rel" and chrome_link_type(v):
                     return True

@@ -15,8 +15,8 @@ from ...page.urls import url_kind, url_pattern
 from ...page.vocabulary import NAVIGATION_WORDS
 
 __all__ = ["CHROME_LINK_TYPES", "LINK_TYPE_TEXT", "NAMED_LIST_LINK_SHARE",
-           "OWN_LINK_TYPES", "SERIES_LINKS", "chrome_link_type", "link_type_chrome",
-           "named_link_lists", "own_link"]
+           "NEIGHBOUR_LINK_TYPES", "OWN_LINK_TYPES", "SERIES_LINKS", "chrome_link_type",
+           "declared_neighbours", "link_type_chrome", "named_link_lists", "own_link"]
 
 
 #: HTML link types of a page's own metadata: its author, its permalink.
@@ -39,16 +39,65 @@ def own_link(doc: Document, i: int) -> bool:
     return (target.netloc, target.path.rstrip("/")) == (here.netloc, here.path.rstrip("/"))
 
 
+#: HTML link types of a page's neighbours in its series or listing: ``prev``
+#: and ``next``, and ``previous``, the synonym of ``prev`` that HTML 4.01
+#: (section 6.12, "Link types") notes some user agents read (Pipermail
+#: writes it).
+NEIGHBOUR_LINK_TYPES = frozenset({"prev", "previous", "next"})
+
 #: HTML link types (the HTML standard's ``rel`` keywords) of a page kind's
-#: link lists (:func:`link_type_chrome`): ``tag`` (tags and categories),
-#: ``prev`` / ``next`` (the neighbouring pages of a series or a listing).
-CHROME_LINK_TYPES = frozenset({"tag", "prev", "next"})
+#: link lists (:func:`link_type_chrome`): ``tag`` (tags and categories) and
+#: the :data:`NEIGHBOUR_LINK_TYPES`.
+CHROME_LINK_TYPES = frozenset({"tag"}) | NEIGHBOUR_LINK_TYPES
 
 
 def chrome_link_type(rel: str) -> bool:
     """Whether a ``rel`` attribute value names a :data:`CHROME_LINK_TYPES`
     type (keywords are space-separated and ASCII case-insensitive)."""
     return not CHROME_LINK_TYPES.isdisjoint(rel.lower().split())
+
+
+def _target(href: str, base: str) -> tuple[str, str]:
+    """A link target's path and query, resolved against ``base``, its
+    fragment and a trailing ``/`` dropped. The host is left out: a page
+    names its neighbours by path in ``<head>`` and by full address in the
+    body, or the other way round."""
+    parts = urlsplit(urljoin(base, href.strip()))
+    return parts.path.rstrip("/"), parts.query
+
+
+def declared_neighbours(doc: Document) -> frozenset[tuple[str, str]]:
+    """The targets (:func:`_target`) of the page's ``<link>`` elements of a
+    :data:`NEIGHBOUR_LINK_TYPES` type: the previous and next page that the
+    page itself declares for its series (Pipermail's messages, Sphinx's
+    chapters, a blog's posts and listing pages). A link of the body to one
+    of them is a previous / next link whether or not it carries the
+    ``rel`` itself (:func:`link_type_chrome`). A neighbour above the page
+    in the site's paths is left out: page 2 of a listing names page 1 as its
+    previous, and page 1 is the listing's own address, which the menu and
+    every row's category line link to as well. O(elements)."""
+    here = _target(doc.url or "", "")[0]
+    out = set()
+    for i, tag in enumerate(doc.tag):
+        if tag == "link":
+            attrs = dict(doc.attrs[i])
+            href = attrs.get("href")
+            if href and not NEIGHBOUR_LINK_TYPES.isdisjoint(
+                    (attrs.get("rel") or "").lower().split()):
+                target = _target(href, doc.url or "")
+                if not _above(target[0], here):
+                    out.add(target)
+    return frozenset(out)
+
+
+def _above(path: str, here: str) -> bool:
+    """Whether ``path`` is a folder that holds page path ``here`` (or the
+    same page): ``/category/desserts`` above
+    ``/category/desserts/page/2/index.html``. Offline a root-relative path
+    resolves from the file system's root, below which the web root sits, so
+    the folder may stand anywhere in ``here``."""
+    folder = path.removesuffix("/index.html").rstrip("/") + "/"
+    return folder in here.removesuffix("/index.html").rstrip("/") + "/"
 
 
 #: Most characters of text outside links in a :func:`link_type_chrome` list:
@@ -62,10 +111,11 @@ class _LinkSums:
     :func:`_link_sums`): visible text (``chars``), text inside links
     (``link_chars``), links with an ``href`` (``links``), those that lead to
     another page (``away``: not ``#...``), those of a
-    :data:`CHROME_LINK_TYPES` type (``typed``) and, of the others, those
+    :data:`CHROME_LINK_TYPES` type (``typed``) and, of the others, those to
+    one of the page's :func:`declared_neighbours` (``declared``) and those
     that lead to another page of a given URL kind (``series``)."""
 
-    __slots__ = ("away", "chars", "link_chars", "links", "series", "typed")
+    __slots__ = ("away", "chars", "declared", "link_chars", "links", "series", "typed")
 
     def __init__(self, n: int) -> None:
         self.chars = [0] * n
@@ -73,6 +123,7 @@ class _LinkSums:
         self.links = [0] * n
         self.away = [0] * n
         self.typed = [0] * n
+        self.declared = [0] * n
         self.series = [0] * n
 
 
@@ -82,10 +133,12 @@ def _link_sums(doc: Document, region: int, own_kind: str | None = None) -> _Link
     (:func:`temex.page.urls.url_kind`; None: none counted). O(size of the
     region)."""
     sums = _LinkSums(len(doc))
-    chars, link_chars, links, away, typed, series = (
-        sums.chars, sums.link_chars, sums.links, sums.away, sums.typed, sums.series)
+    chars, link_chars, links, away, typed, declared, series = (
+        sums.chars, sums.link_chars, sums.links, sums.away, sums.typed, sums.declared,
+        sums.series)
     in_link = [False] * len(doc)
     ignored = doc.ignored_mask()
+    neighbours = declared_neighbours(doc)
     inside = doc.descendants(region)
     for i in inside:
         in_link[i] = doc.tag[i] == "a" or (i != region and in_link[doc.parent[i]])
@@ -105,6 +158,8 @@ def _link_sums(doc: Document, region: int, own_kind: str | None = None) -> _Link
                     away[i] += 1
                 if chrome_link_type(attrs.get("rel", "")):
                     typed[i] += 1
+                elif neighbours and _target(href, doc.url or "") in neighbours:
+                    declared[i] += 1
                 elif own_kind is not None and away[i] \
                         and _same_kind(href.strip(), doc.url, own_kind) \
                         and not own_link(doc, i):
@@ -116,6 +171,7 @@ def _link_sums(doc: Document, region: int, own_kind: str | None = None) -> _Link
             links[p] += links[i]
             away[p] += away[i]
             typed[p] += typed[i]
+            declared[p] += declared[i]
             series[p] += series[i]
     return sums
 
@@ -161,6 +217,16 @@ def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
     Links without such a type (a listing's titles, a post's own links) keep
     an element out.
 
+    A link without a ``rel`` to a neighbour the page declares in its
+    ``<head>`` (:func:`declared_neighbours`: Pipermail's "Previous message:
+    <a>subject</a>", which no vote calls template since the subject differs
+    on every page) is of the series' type when the element also holds text
+    outside its links, a label ("Previous message:", "Next »"): the first
+    entry of a docs index's table of contents or of an examples gallery is
+    the chapter the page names as its next, and it is the page's own
+    material (a Sphinx examples gallery lost its first caption without
+    the label).
+
     Where the page gives no ``rel``, a link to another page of the key
     page's own URL kind (:func:`temex.page.urls.url_kind`: ``0230.html``
     from ``0229.html``) is of the series' type too, as in
@@ -181,12 +247,13 @@ def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
         held.update(doc.ancestors(a))
 
     def chrome(i: int) -> bool:
-        typed = s.typed[i] + s.series[i]
-        if not typed or 2 * typed < s.links[i] or i in held \
-                or s.chars[i] - s.link_chars[i] > max_text:
+        typed = s.typed[i] + s.declared[i] + s.series[i]
+        label = s.chars[i] - s.link_chars[i]
+        if not typed or 2 * typed < s.links[i] or i in held or label > max_text:
             return False
-        return s.typed[i] > 0 or (s.series[i] >= SERIES_LINKS
-                                  and s.link_chars[i] >= NAMED_LIST_LINK_SHARE * s.chars[i])
+        return s.typed[i] > 0 or (s.declared[i] > 0 and label > 0) \
+            or (s.series[i] >= SERIES_LINKS
+                and s.link_chars[i] >= NAMED_LIST_LINK_SHARE * s.chars[i])
 
     return _outermost(doc, region, chrome)
 
