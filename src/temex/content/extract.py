@@ -261,12 +261,17 @@ def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
     page = extract_content(cand.doc, None, None, params, models=models, blocks=cand.blocks)
     keep = decision.keep(site_decision_rows(cand, rules, page, params, models, mapped))
     chosen = [b for b, k in enumerate(keep) if k]
+    if params.decision_typed:
+        # without a mask, cand.template holds the typed link lists alone
+        chosen = [b for b in chosen if not cand.template[b]]
     if params.comments and params.decision_comments:
-        # the comments the page level kept stay (comments are content by the
-        # shared sites' convention, not by the news sets' gold: the page model,
-        # trained on both, tells which a page's thread is)
+        # a thread the page level kept any of stays whole (comments are content
+        # by the shared sites' convention, not by the news sets' gold: the page
+        # model, trained on both, tells which a page's thread is, but it drops
+        # short comments and author lines one by one)
         thread = comment_thread(cand.doc, cand.blocks, chosen, cand.boiler)
-        chosen = sorted(set(chosen) | (thread & set(page.chosen)))
+        if thread & set(page.chosen):
+            chosen = sorted(set(chosen) | thread)
     return chosen, page.region, {"scorer": "page",
                                  "site": "decision, mapped" if mapped is not None else "decision"}
 

@@ -144,11 +144,22 @@ class ContentParams:
     #: trained by ``bench/train_site_decision.py``) instead of ``site_page``'s
     #: hand-set choice; False (or no shipped model) gives that choice.
     site_decision: bool = True
-    #: After the learned decision, the blocks of the page's comment thread
-    #: (:func:`temex.content.records.comment_thread`) that the page level kept
-    #: are added back: the decision learned from sites of which few have
-    #: comments, and the page model tells a thread that is content.
+    #: After the learned decision, the page's comment thread
+    #: (:func:`temex.content.records.comment_thread`) is added back whole
+    #: where the page level kept a block of it: the decision learned from
+    #: sites of which few have comments, and the page model tells a thread
+    #: that is content (comments are, by the shared sites' convention; the
+    #: news sets' gold leaves them out, and there the page level keeps none)
+    #: but drops a thread's short comments and author lines one by one.
     decision_comments: bool = True
+    #: After the learned decision, the blocks of a page kind's typed link
+    #: lists (:func:`temex.content.candidates.typed_link_chrome`: tag and
+    #: category lines, links to the previous and next page) stay out: the
+    #: data convention calls them template wherever they sit, the structure
+    #: tells them, and the decision, which reads the verdict among its
+    #: inputs, kept them where the page model liked their text. False: the
+    #: decision alone.
+    decision_typed: bool = True
     #: Under a template mask, where the rules kept under half of the page's
     #: own text (neither template nor repeated), the page level's choice less
     #: that text is added (:func:`temex.content.extract.page_level_added`):
