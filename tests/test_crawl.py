@@ -548,9 +548,12 @@ def test_recrawl_of_an_unchanged_site_says_unchanged_and_a_changed_page_is_rewri
 #: dostips-forum (0.907; 0.739 while a topic's copies under other URLs were
 #: its template's sample, which voted the whole topic template): a forum
 #: whose topics are reached under several URLs. rubima-magazine raised
-#: (0.957 -> 0.959) where in-page tables of contents became template.
+#: (0.957 -> 0.959) where in-page tables of contents became template;
+#: gpodder-devel-pipermail added (0.949 -> 0.958) where links to the
+#: neighbours a message declares in <head> became typed link lists.
 CRAWL_FLOORS = {"americanpillowcase-shop": 0.927, "cezam-catalogue": 0.928,
                 "codare-wordpress": 0.948, "dostips-forum": 0.905,
+                "gpodder-devel-pipermail": 0.955,
                 "pyconca2013-conference": 0.949, "rubima-magazine": 0.956}
 
 

@@ -127,15 +127,19 @@ def test_the_mapping_keeps_a_shops_category_grid() -> None:
 #: rubima (-0.007 -> -0.004), wikinotes (0.031 -> 0.035) and clickwiki
 #: (0.048 -> 0.059) raised where in-page tables of contents became template
 #: (neither path writes them now; the site level had kept more of them).
+#: gpodder (0.009 -> 0.061) and codare (0.020 -> 0.078) raised where links to
+#: the neighbours a page declares in <head> became typed link lists and the
+#: folder decision stopped overruling those, and a comment thread of which the
+#: page level kept any comment is added whole.
 LIFT_FLOORS: dict[str, float] = {"americanpillowcase-shop": 0.053, "bedrock-tech-blog": 0.009,
                                  "bgbiao-hugo-zh": 0.028, "birdie0-mdbook": 0.011,
                                  "cezam-catalogue": 0.016, "clickwiki-wiki": 0.055,
                                  "cmsis-dv-doxygen": 0.084, "cni-iisc-seminars": 0.000,
-                                 "codare-wordpress": 0.020, "commmp-shop": 0.067,
+                                 "codare-wordpress": 0.078, "commmp-shop": 0.067,
                                  "cookwithtina-recipes": 0.011, "digitalplant": 0.028,
                                  "dostips-forum": 0.069, "doulcememoire-company": -0.003,
                                  "everything-list-hypermail": -0.002,
-                                 "gpodder-devel-pipermail": 0.009, "hackingthe.cloud": -0.005,
+                                 "gpodder-devel-pipermail": 0.061, "hackingthe.cloud": -0.005,
                                  "hyperledger-fabric-docs": -0.004, "klnet-forum": 0.019,
                                  "mywordpress": 0.076, "opendcl-forum": -0.005,
                                  "openehr-org-archive": -0.004,
