@@ -75,11 +75,13 @@ def declared_neighbours(doc: Document) -> frozenset[tuple[str, str]]:
     ``rel`` itself (:func:`link_type_chrome`). A neighbour above the page
     in the site's paths is left out: page 2 of a listing names page 1 as its
     previous, and page 1 is the listing's own address, which the menu and
-    every row's category line link to as well. O(elements)."""
+    every row's category line link to as well. O(elements of ``<head>``):
+    HTML allows ``prev`` / ``next`` links in ``<head>`` only (they are not
+    among its "body-ok" link types)."""
     here = _target(doc.url or "", "")[0]
     out = set()
-    for i, tag in enumerate(doc.tag):
-        if tag == "link":
+    for i in range(doc.body if doc.body >= 0 else len(doc)):
+        if doc.tag[i] == "link":
             attrs = dict(doc.attrs[i])
             href = attrs.get("href")
             if href and not NEIGHBOUR_LINK_TYPES.isdisjoint(
