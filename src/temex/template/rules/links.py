@@ -129,10 +129,12 @@ class _LinkSums:
         self.series = [0] * n
 
 
-def _link_sums(doc: Document, region: int, own_kind: str | None = None) -> _LinkSums:
+def _link_sums(doc: Document, region: int, own_kind: str | None = None,
+               neighbours: frozenset[tuple[str, str]] = frozenset()) -> _LinkSums:
     """:class:`_LinkSums` of every element inside ``region``; ``series``
     counts links to other pages of URL kind ``own_kind``
-    (:func:`temex.page.urls.url_kind`; None: none counted). O(size of the
+    (:func:`temex.page.urls.url_kind`; None: none counted), ``declared``
+    links to ``neighbours`` (:func:`declared_neighbours`). O(size of the
     region)."""
     sums = _LinkSums(len(doc))
     chars, link_chars, links, away, typed, declared, series = (
@@ -140,7 +142,6 @@ def _link_sums(doc: Document, region: int, own_kind: str | None = None) -> _Link
         sums.series)
     in_link = [False] * len(doc)
     ignored = doc.ignored_mask()
-    neighbours = declared_neighbours(doc)
     inside = doc.descendants(region)
     for i in inside:
         in_link[i] = doc.tag[i] == "a" or (i != region and in_link[doc.parent[i]])
@@ -242,7 +243,7 @@ def link_type_chrome(doc: Document, region: int, avoid: Collection[int] = (),
     sub-forums of a forum's index and a docs page's annotated reading list
     turned template). O(size of the region)."""
     own_kind = url_kind(doc.url) if doc.url else None
-    s = _link_sums(doc, region, own_kind)
+    s = _link_sums(doc, region, own_kind, declared_neighbours(doc))
     held: set[int] = set()
     for a in avoid:
         held.add(a)
