@@ -131,20 +131,27 @@ def test_the_mapping_keeps_a_shops_category_grid() -> None:
 #: the neighbours a page declares in <head> became typed link lists and the
 #: folder decision stopped overruling those, and a comment thread of which the
 #: page level kept any comment is added whole.
-LIFT_FLOORS: dict[str, float] = {"americanpillowcase-shop": 0.053, "bedrock-tech-blog": 0.009,
+#: With four forests averaged in the mapped decision (retrained on the rows of
+#: 2026-12-07), lowered on americanpillowcase (0.053 -> 0.040; in sample 0.936
+#: -> 0.921, left out 0.905 -> 0.917) and digitalplant (0.028 -> 0.025; in
+#: sample 0.927 -> 0.922, left out 0.913 -> 0.915): the averaged forests fit
+#: the sites they trained on less closely and the sites left out better;
+#: raised on mywordpress (0.076 -> 0.108), rubima (-0.009 -> 0.002) and cezam
+#: (0.016 -> 0.022).
+LIFT_FLOORS: dict[str, float] = {"americanpillowcase-shop": 0.040, "bedrock-tech-blog": 0.009,
                                  "bgbiao-hugo-zh": 0.028, "birdie0-mdbook": 0.011,
-                                 "cezam-catalogue": 0.016, "clickwiki-wiki": 0.055,
+                                 "cezam-catalogue": 0.022, "clickwiki-wiki": 0.055,
                                  "cmsis-dv-doxygen": 0.084, "cni-iisc-seminars": 0.000,
                                  "codare-wordpress": 0.078, "commmp-shop": 0.067,
-                                 "cookwithtina-recipes": 0.011, "digitalplant": 0.028,
+                                 "cookwithtina-recipes": 0.011, "digitalplant": 0.025,
                                  "dostips-forum": 0.069, "doulcememoire-company": -0.003,
                                  "everything-list-hypermail": -0.002,
                                  "gpodder-devel-pipermail": 0.061, "hackingthe.cloud": -0.005,
                                  "hyperledger-fabric-docs": -0.004, "klnet-forum": 0.019,
-                                 "mywordpress": 0.076, "opendcl-forum": -0.005,
+                                 "mywordpress": 0.108, "opendcl-forum": -0.005,
                                  "openehr-org-archive": -0.004,
                                  "pyconca2013-conference": 0.009, "redux-saga-docs": 0.068,
-                                 "rubima-magazine": -0.009,
+                                 "rubima-magazine": 0.002,
                                  "schwalb-willmann-academic": 0.007, "theory3": -0.001,
                                  "toppra-furo": 0.028, "ucf-news": -0.001, "wikinotes": 0.031}
 
