@@ -33,6 +33,7 @@ from ..page.blocks import BLOCK_TAGS, tag_flags
 from ..page.dom import HEADING_TAGS, Document
 from ..page.linenos import gutters
 from ..page.permalinks import LEVELS, permalinks
+from ..page.readmore import read_more_links
 from ..page.tocs import tocs
 from ..page.walk import event_list, events
 from .formulas import formula_keep, tex_annotation
@@ -69,10 +70,12 @@ def _written(doc: Document, keep: list[bool]) -> list[bool]:
     """The keep mask both writers write: each formula once (:mod:`.formulas`),
     no permalink (:mod:`temex.page.permalinks`), no in-page table of contents
     (:mod:`temex.page.tocs`), no code block's line-number gutter
-    (:mod:`temex.page.linenos`): the chrome of a page kind that the shared
+    (:mod:`temex.page.linenos`), no listing entry's read-more link
+    (:mod:`temex.page.readmore`): the chrome of a page kind that the shared
     sites' convention calls template, wherever the content was chosen."""
     keep = formula_keep(doc, keep)
     keep = _without(doc, keep, permalinks(doc, keep))
+    keep = _without(doc, keep, read_more_links(doc))
     return _without(doc, _without(doc, keep, tocs(doc)), gutters(doc))
 
 
