@@ -22,7 +22,9 @@ title's (a tracking redirect) stays, and so does a short link to the entry
 that something of its block follows.
 
 Read by the text and Markdown writers (:mod:`temex.content.text`), which
-leave read-more links out.
+leave read-more links out, and by the template detectors' rules
+(:mod:`temex.template.rules.sequence`), which call them template with their
+text-free wrapper.
 
 Cost: one pass over the page's headings and links, the entry's ancestors
 walked for each link that points where a title points.

@@ -18,6 +18,7 @@ from typing import Any
 from ...page.dom import Document
 from ...page.linenos import gutters
 from ...page.permalinks import permalinks
+from ...page.readmore import read_more_links
 from ...page.tocs import tocs
 from ..defaults import DEFAULT_REGION
 from ..moved import DEFAULT_MOVED
@@ -288,6 +289,10 @@ def _gutters(r: Run) -> None:
     r.mark(gutters(r.doc), True)
 
 
+def _read_more(r: Run) -> None:
+    r.mark([_wrapper(r.doc, i) for i in read_more_links(r.doc)], True)
+
+
 def _named_lists(r: Run) -> None:
     r.mark(named_link_lists(r.doc, r.region), True)
 
@@ -331,6 +336,8 @@ PASSES: tuple[Step, ...] = (
     Step("code blocks' line-number gutters are template", "closure", _gutters,
          "every page of every shared site, the content sets (2026-12-06, in-page tables "
          "of contents)"),
+    Step("listing entries' read-more links are template", "closure", _read_more,
+         "every page of every shared site, the content sets (2026-12-07, read-more links)"),
     Step("link lists named as navigation are template", "named_lists", _named_lists,
          "every shared site, leave one site out (ee969af; 'What changed')"),
     Step("link lists told by their link types or targets are template", "link_types",
