@@ -222,7 +222,7 @@ def collect(data: Path, per_site: int, seed: int, names: list[str],
 #: Forests averaged (bagging over groups: each forest is trained without a
 #: random third of the sites and site folders), to damp what one site's
 #: quirks teach the trees; 1 trains one forest on every group. By decision,
-#: as measured left out (docs/journal, 2026-12-07, bagging the mapped
+#: as measured left out (docs/journal, 2026-12-07, four forests for the mapped
 #: decision): four for the mapped one (mean 0.957 -> 0.960, no site lower
 #: by more than 0.002), one for the text counts alone (four: 0.955 -> 0.954,
 #: cmsis-dv-doxygen -0.047).
