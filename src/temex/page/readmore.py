@@ -107,15 +107,8 @@ def read_more_links(doc: Document) -> list[int]:
         if text.casefold() == doc.subtree_text(h).casefold():
             continue
         # the smallest element holding the title and the link: one entry
-        mine = set()
-        p = doc.parent[a]
-        while p >= 0:
-            mine.add(p)
-            p = doc.parent[p]
-        entry = doc.parent[h]
-        while entry not in mine:
-            entry = doc.parent[entry]
-        others = any(g in heading_set and not (h <= g < h + doc.size[h])
+        entry = next(p for p in doc.ancestors(h) if doc.is_ancestor(p, a))
+        others = any(g in heading_set and not doc.is_ancestor(h, g)
                      for g in range(entry + 1, entry + doc.size[entry]))
         if not others and _closes_block(doc, a, text):
             out.append(a)
