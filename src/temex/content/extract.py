@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..page.blocks import Blocks
-from ..page.dom import Document
+from ..page.dom import HEADING_TAGS, Document
 from ..template.model import TemplateModel
 from ..template.site_index import SiteIndex
 from .candidates import Candidates, candidates, repeated_text
@@ -261,6 +261,8 @@ def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
     page = extract_content(cand.doc, None, None, params, models=models, blocks=cand.blocks)
     keep = decision.keep(site_decision_rows(cand, rules, page, params, models, mapped))
     chosen = [b for b, k in enumerate(keep) if k]
+    if params.decision_headings and _headings_alone(cand, chosen, page.chosen):
+        chosen = list(page.chosen)
     if params.decision_typed:
         # without a mask, cand.template holds the typed link lists alone
         chosen = [b for b in chosen if not cand.template[b]]
@@ -274,6 +276,19 @@ def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
             chosen = sorted(set(chosen) | thread)
     return chosen, page.region, {"scorer": "page",
                                  "site": "decision, mapped" if mapped is not None else "decision"}
+
+
+def _headings_alone(cand: Candidates, chosen: Sequence[int], page: Sequence[int]) -> bool:
+    """Whether ``chosen`` (the decision's blocks) is headings alone, not
+    none, where ``page`` (the page level's) holds a block that is no
+    heading."""
+    doc, node = cand.doc, cand.blocks.node
+
+    def heading(b: int) -> bool:
+        return doc.tag[node[b]] in HEADING_TAGS
+
+    return bool(chosen) and all(heading(b) for b in chosen) \
+        and any(not heading(b) for b in page)
 
 
 def _by_scorer(cand: Candidates, site: SiteIndex | None, member: bool, params: ContentParams,

@@ -160,6 +160,16 @@ class ContentParams:
     #: inputs, kept them where the page model liked their text. False: the
     #: decision alone.
     decision_typed: bool = True
+    #: After the learned decision, a page of which it kept headings alone
+    #: gets the page level's choice where that holds text beside its
+    #: headings: where the compared pages show the page's own text too (a
+    #: tag page listing one post, beside the other tag pages of that post
+    #: and the blog's listing), the site's evidence cannot tell it from the
+    #: template, and a title alone is no page's content where the page alone
+    #: finds text under it. A page the decision keeps nothing of stays
+    #: empty (a search page's form, an empty blog index). False: the
+    #: decision alone.
+    decision_headings: bool = True
     #: Under a template mask, where the rules kept under half of the page's
     #: own text (neither template nor repeated), the page level's choice less
     #: that text is added (:func:`temex.content.extract.page_level_added`):
