@@ -45,7 +45,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..page import kernel
-from ..page.dom import Document
+from ..page.dom import HEADING_TAGS, Document
 from ..page.names import comment_sections
 
 if TYPE_CHECKING:
@@ -105,7 +105,6 @@ MAPPED_FEATURES = (
 _FILES = {False: "decision.json", True: "decision_mapped.json"}
 
 _LANDMARKS = ("nav", "aside", "header", "footer", "form")
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def _inside(doc: Document, region: int, nodes: Sequence[int]) -> list[float]:
@@ -186,7 +185,7 @@ def decision_rows(cand: Candidates, page: Content, rules: dict[str, Any],
              b / n, near_kept[b], near_share[b], near_rules[b], *per_page,
              float(rules["named"][b]), float(rules["records"][b]), float(rules["own"][b]),
              float(rules["ld_ok"][b]), float(rules["title"] == b), float(b in head),
-             float(doc.tag[node[b]] in _HEADINGS), *marks[b], float(comments[node[b]]), *tail[b]]
+             float(doc.tag[node[b]] in HEADING_TAGS), *marks[b], float(comments[node[b]]), *tail[b]]
             for b in range(n)]
 
 
