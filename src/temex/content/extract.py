@@ -54,7 +54,7 @@ from .candidates import Candidates, candidates, repeated_text
 from .decision import SiteDecision, decision_rows, load_decision
 from .output import Content
 from .params import ContentParams
-from .records import comment_blocks, comment_thread, headed_tables
+from .records import alike_records, comment_blocks, comment_thread, headed_tables
 from .rules import navigation_blocks, rule_signals
 from .title import title_heading
 
@@ -263,6 +263,8 @@ def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
     chosen = [b for b, k in enumerate(keep) if k]
     if params.decision_headings and _headings_alone(cand, chosen, page.chosen):
         chosen = list(page.chosen)
+    if params.decision_alike:
+        chosen = sorted(set(chosen) | alike_records(cand.doc, cand.blocks, chosen, cand.boiler))
     if params.decision_typed:
         # without a mask, cand.template holds the typed link lists alone
         chosen = [b for b in chosen if not cand.template[b]]

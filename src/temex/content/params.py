@@ -170,6 +170,11 @@ class ContentParams:
     #: empty (a search page's form, an empty blog index). False: the
     #: decision alone.
     decision_headings: bool = True
+    #: After the learned decision, the records alike the one that holds the
+    #: decision's main block (a forum topic's replies beside its first post)
+    #: keep what the decision kept of that one
+    #: (:func:`temex.content.records.alike_records`). False: the decision alone.
+    decision_alike: bool = True
     #: Under a template mask, where the rules kept under half of the page's
     #: own text (neither template nor repeated), the page level's choice less
     #: that text is added (:func:`temex.content.extract.page_level_added`):

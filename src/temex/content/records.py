@@ -328,3 +328,57 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
     in_form = doc.inside_mask("form")
     return {b for b, d in enumerate(blocks.node)
             if inside[d] and d > anchor and not boiler[b] and not in_form[d]}
+
+
+def alike_records(doc: Document, blocks: Blocks, chosen: Sequence[int],
+                  boiler: Sequence[bool]) -> set[int]:
+    """The blocks of the records alike the one that holds ``chosen``'s
+    longest block, at the places (tags and classes from the record down)
+    where ``chosen`` holds a block of that one: a forum topic's replies,
+    kept as its first post was. The record is the nearest element, from the
+    longest block up, with a class and a sibling of its tag that shares a
+    class (``post bg1`` beside ``post bg2``); a sibling counts where its
+    block at the longest block's place is the page's own text (not
+    ``boiler``), so that alike wrappers of chrome add nothing, and where
+    the decision kept two blocks of the record or more."""
+    if not chosen:
+        return set()
+    node, chars = blocks.node, blocks.chars
+    main = max(chosen, key=lambda b: chars[b])
+    record, alike = -1, []
+    for a in (node[main], *doc.ancestors(node[main])):
+        if a == doc.body or doc.parent[a] < 0:
+            break
+        cls = set(doc.classes[a])
+        if not cls:
+            continue
+        alike = [c for c in doc.children[doc.parent[a]] if c != a and doc.tag[c] == doc.tag[a]
+                 and cls & set(doc.classes[c])]
+        if alike:
+            record = a
+            break
+    if record < 0:
+        return set()
+
+    def place(top: int, nd: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        steps = []
+        while nd != top:
+            steps.append((doc.tag[nd], doc.classes[nd]))
+            nd = doc.parent[nd]
+        return tuple(reversed(steps))
+
+    mine = [b for b in chosen if doc.is_ancestor(record, node[b])]
+    if len(mine) < 2:
+        # one kept block is no record kept (a result count beside its twin
+        # under the grid): nothing to copy
+        return set()
+    kept = {place(record, node[b]) for b in mine}
+    main_place = place(record, node[main])
+    out: set[int] = set()
+    for s in alike:
+        theirs = [b for b in range(len(blocks)) if doc.is_ancestor(s, node[b])]
+        places = {b: place(s, node[b]) for b in theirs}
+        if not any(places[b] == main_place and not boiler[b] for b in theirs):
+            continue
+        out.update(b for b in theirs if places[b] in kept)
+    return out
