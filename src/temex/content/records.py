@@ -22,6 +22,7 @@ descendant names compared with its neighbour's, d the members' size).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -374,11 +375,17 @@ def alike_records(doc: Document, blocks: Blocks, chosen: Sequence[int],
         return set()
     kept = {place(record, node[b]) for b in mine}
     main_place = place(record, node[main])
+    # each block in one of the alike siblings (disjoint subtrees, in order)
+    starts = sorted(alike)
+    theirs: dict[int, list[int]] = {s: [] for s in starts}
+    for b, nd in enumerate(node):
+        k = bisect_right(starts, nd) - 1
+        if k >= 0 and doc.is_ancestor(starts[k], nd):
+            theirs[starts[k]].append(b)
     out: set[int] = set()
-    for s in alike:
-        theirs = [b for b in range(len(blocks)) if doc.is_ancestor(s, node[b])]
-        places = {b: place(s, node[b]) for b in theirs}
-        if not any(places[b] == main_place and not boiler[b] for b in theirs):
+    for s, bs in theirs.items():
+        places = {b: place(s, node[b]) for b in bs}
+        if not any(at == main_place and not boiler[b] for b, at in places.items()):
             continue
-        out.update(b for b in theirs if places[b] in kept)
+        out.update(b for b, at in places.items() if at in kept)
     return out
