@@ -346,16 +346,16 @@ def alike_records(doc: Document, blocks: Blocks, chosen: Sequence[int],
         return set()
     node, chars = blocks.node, blocks.chars
     main = max(chosen, key=lambda b: chars[b])
-    record, alike = -1, []
+    record, twins = -1, []
     for a in (node[main], *doc.ancestors(node[main])):
         if a == doc.body or doc.parent[a] < 0:
             break
         cls = set(doc.classes[a])
         if not cls:
             continue
-        alike = [c for c in doc.children[doc.parent[a]] if c != a and doc.tag[c] == doc.tag[a]
+        twins = [c for c in doc.children[doc.parent[a]] if c != a and doc.tag[c] == doc.tag[a]
                  and cls & set(doc.classes[c])]
-        if alike:
+        if twins:
             record = a
             break
     if record < 0:
@@ -375,13 +375,13 @@ def alike_records(doc: Document, blocks: Blocks, chosen: Sequence[int],
         return set()
     kept = {place(record, node[b]) for b in mine}
     main_place = place(record, node[main])
-    # each block in one of the alike siblings (disjoint subtrees, in order)
-    starts = sorted(alike)
-    theirs: dict[int, list[int]] = {s: [] for s in starts}
+    # each block in one of the twins (disjoint subtrees, children in
+    # document order: their numbers ascend)
+    theirs: dict[int, list[int]] = {s: [] for s in twins}
     for b, nd in enumerate(node):
-        k = bisect_right(starts, nd) - 1
-        if k >= 0 and doc.is_ancestor(starts[k], nd):
-            theirs[starts[k]].append(b)
+        k = bisect_right(twins, nd) - 1
+        if k >= 0 and doc.is_ancestor(twins[k], nd):
+            theirs[twins[k]].append(b)
     out: set[int] = set()
     for s, bs in theirs.items():
         places = {b: place(s, node[b]) for b in bs}
