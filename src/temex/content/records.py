@@ -23,6 +23,7 @@ descendant names compared with its neighbour's, d the members' size).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -331,35 +332,57 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
             if inside[d] and d > anchor and not boiler[b] and not in_form[d]}
 
 
+def _record_of(doc: Document, nd: int,
+               counts: dict[int, Counter[tuple[str, str]]]) -> int:
+    """The nearest element from ``nd`` up (below ``body``) with a class and
+    a sibling of its tag that shares a class; -1 when none. ``counts``
+    memoises, per parent, its children's (tag, class) pairs: each parent's
+    children are counted once however many blocks ask."""
+    for a in (nd, *doc.ancestors(nd)):
+        up = doc.parent[a]
+        if a == doc.body or up < 0:
+            break
+        if not doc.classes[a]:
+            continue
+        pairs = counts.get(up)
+        if pairs is None:
+            pairs = counts[up] = Counter((doc.tag[c], k) for c in doc.children[up]
+                                         for k in set(doc.classes[c]))
+        if any(pairs[doc.tag[a], k] > 1 for k in set(doc.classes[a])):
+            return a
+    return -1
+
+
 def alike_records(doc: Document, blocks: Blocks, chosen: Sequence[int],
                   boiler: Sequence[bool]) -> set[int]:
     """The blocks of the records alike the one that holds ``chosen``'s
-    longest block, at the places (tags and classes from the record down)
-    where ``chosen`` holds a block of that one: a forum topic's replies,
-    kept as its first post was. The record is the nearest element, from the
-    longest block up, with a class and a sibling of its tag that shares a
-    class (``post bg1`` beside ``post bg2``); a sibling counts where its
-    block at the longest block's place is the page's own text (not
-    ``boiler``), so that alike wrappers of chrome add nothing, and where
-    the decision kept two blocks of the record or more."""
+    longest block in a record, at the places (tags and classes from the
+    record down) where ``chosen`` holds a block of that one: a forum topic's
+    replies, kept as its first post was; a blog post's comments, kept as
+    the one the decision kept. A block's record is the nearest element from
+    it up with a class and a sibling of its tag that shares a class
+    (``post bg1`` beside ``post bg2``); blocks in none are passed over (a
+    post's code listing). A sibling counts where its block at the longest
+    block's place is the page's own text (not ``boiler``), so that alike
+    wrappers of chrome add nothing, and where the decision kept two blocks
+    of the record or more."""
     if not chosen:
         return set()
     node, chars = blocks.node, blocks.chars
-    main = max(chosen, key=lambda b: chars[b])
-    record, twins = -1, []
-    for a in (node[main], *doc.ancestors(node[main])):
-        if a == doc.body or doc.parent[a] < 0:
-            break
-        cls = set(doc.classes[a])
-        if not cls:
-            continue
-        twins = [c for c in doc.children[doc.parent[a]] if c != a and doc.tag[c] == doc.tag[a]
-                 and cls & set(doc.classes[c])]
-        if twins:
-            record = a
-            break
+    counts: dict[int, Counter[tuple[str, str]]] = {}
+    found = ((b, rec) for b in sorted(chosen, key=lambda b: -chars[b])
+             if (rec := _record_of(doc, node[b], counts)) >= 0)
+    main, record = next(found, (-1, -1))
     if record < 0:
         return set()
+    mine = [b for b in chosen if doc.is_ancestor(record, node[b])]
+    if len(mine) < 2:
+        # one kept block is no record kept (a result count beside its twin
+        # under the grid): nothing to copy
+        return set()
+    cls = set(doc.classes[record])
+    twins = [c for c in doc.children[doc.parent[record]] if c != record
+             and doc.tag[c] == doc.tag[record] and cls & set(doc.classes[c])]
 
     def place(top: int, nd: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
         steps = []
@@ -368,11 +391,6 @@ def alike_records(doc: Document, blocks: Blocks, chosen: Sequence[int],
             nd = doc.parent[nd]
         return tuple(reversed(steps))
 
-    mine = [b for b in chosen if doc.is_ancestor(record, node[b])]
-    if len(mine) < 2:
-        # one kept block is no record kept (a result count beside its twin
-        # under the grid): nothing to copy
-        return set()
     kept = {place(record, node[b]) for b in mine}
     main_place = place(record, node[main])
     # each block in one of the twins (disjoint subtrees, children in
