@@ -332,25 +332,33 @@ def comment_thread(doc: Document, blocks: Blocks, chosen: Sequence[int],
             if inside[d] and d > anchor and not boiler[b] and not in_form[d]}
 
 
-def _record_of(doc: Document, nd: int,
-               counts: dict[int, Counter[tuple[str, str]]]) -> int:
+def _record_of(doc: Document, nd: int, counts: dict[int, Counter[tuple[str, str]]],
+               found: dict[int, int]) -> int:
     """The nearest element from ``nd`` up (below ``body``) with a class and
     a sibling of its tag that shares a class; -1 when none. ``counts``
-    memoises, per parent, its children's (tag, class) pairs: each parent's
-    children are counted once however many blocks ask."""
-    for a in (nd, *doc.ancestors(nd)):
-        up = doc.parent[a]
-        if a == doc.body or up < 0:
+    memoises, per parent, its children's (tag, class) pairs, and ``found``
+    each element's answer: asked for every block of a deep page, each
+    element is looked at once."""
+    path = []
+    a, rec = nd, -1
+    while a >= 0 and a != doc.body and doc.parent[a] >= 0:
+        if a in found:
+            rec = found[a]
             break
-        if not doc.classes[a]:
-            continue
-        pairs = counts.get(up)
-        if pairs is None:
-            pairs = counts[up] = Counter((doc.tag[c], k) for c in doc.children[up]
-                                         for k in set(doc.classes[c]))
-        if any(pairs[doc.tag[a], k] > 1 for k in set(doc.classes[a])):
-            return a
-    return -1
+        path.append(a)
+        up = doc.parent[a]
+        if doc.classes[a]:
+            pairs = counts.get(up)
+            if pairs is None:
+                pairs = counts[up] = Counter((doc.tag[c], k) for c in doc.children[up]
+                                             for k in set(doc.classes[c]))
+            if any(pairs[doc.tag[a], k] > 1 for k in set(doc.classes[a])):
+                rec = a
+                break
+        a = up
+    for x in path:
+        found[x] = rec
+    return rec
 
 
 def alike_records(doc: Document, blocks: Blocks, chosen: Sequence[int],
@@ -370,9 +378,10 @@ def alike_records(doc: Document, blocks: Blocks, chosen: Sequence[int],
         return set()
     node, chars = blocks.node, blocks.chars
     counts: dict[int, Counter[tuple[str, str]]] = {}
-    found = ((b, rec) for b in sorted(chosen, key=lambda b: -chars[b])
-             if (rec := _record_of(doc, node[b], counts)) >= 0)
-    main, record = next(found, (-1, -1))
+    found: dict[int, int] = {}
+    records = ((b, rec) for b in sorted(chosen, key=lambda b: -chars[b])
+               if (rec := _record_of(doc, node[b], counts, found)) >= 0)
+    main, record = next(records, (-1, -1))
     if record < 0:
         return set()
     mine = [b for b in chosen if doc.is_ancestor(record, node[b])]
