@@ -1704,6 +1704,33 @@ def test_a_headings_anchor_id_names_no_part_of_the_page() -> None:
     assert _negative_words("literate-nav-syntax", ())  # the word the rule reads
 
 
+def test_a_shops_up_sells_and_cross_sells_are_named_chrome() -> None:
+    """A shop's up-sells and cross-sells are recommended items, template by
+    the data convention (like related products): WooCommerce writes
+    ``section.up-sells.upsells.products`` under a product and
+    ``div.cross-sells`` in the cart, Magento ``div.block.upsell`` and
+    ``div.block.crosssell``. Each is a named subtree for the rules, as
+    ``section.related.products`` was; the product's own text is not."""
+    from temex.content.rules import named_subtrees
+    from temex.page.blocks import page_blocks
+
+    cards = "".join(f"<li class='product'><h2>Headphones {k}</h2><span>$ {k}9.00</span></li>"
+                    for k in range(3))
+    for box in ("<section class='up-sells upsells products'><h2>You may also like</h2>",
+                "<div class='cross-sells'><h2>You may be interested in</h2>",
+                "<div class='block upsell'><h2>We found other products</h2>",
+                "<div class='block crosssell'><h2>More choices</h2>"):
+        close = "</section>" if box.startswith("<section") else "</div>"
+        doc = parse("<html><body><main><div class='product'><h1>Black headphones</h1>"
+                    "<p>Closed headphones with a long cable, for the studio and the road.</p>"
+                    f"</div>{box}<ul>{cards}</ul>{close}</main></body></html>")
+        bl = page_blocks(doc)
+        texts = [" ".join(doc.text[i] for i in bl.pieces[b]) for b in range(len(bl))]
+        named = named_subtrees(doc, bl, [True] * len(bl))
+        got = {t for b, t in enumerate(texts) if named[bl.node[b]]}
+        assert "Headphones 1" in got and "Black headphones" not in got, (box, got)
+
+
 def test_a_text_free_inline_element_is_the_space_between_its_words() -> None:
     """An inline element without text or elements inside (``<span> </span>``,
     ``<b> </b>``) belongs to no block; directly in a kept element it is

@@ -30,7 +30,7 @@ from typing import Any
 from ..page.blocks import Blocks
 from ..page.dom import Document
 from ..page.names import NameMemo, ancestor_counts, flagged_below, part_flags, without_anchor_ids
-from ..page.vocabulary import COMMENT_SECTION_PREFIXES, RULE_NOISE_PREFIXES
+from ..page.vocabulary import COMMENT_SECTION_PREFIXES, RULE_NOISE_PREFIXES, RULE_NOISE_VALUES
 from .params import ContentParams
 from .records import (
     anchor_element,
@@ -58,8 +58,7 @@ def _value_negative_words(value: str) -> frozenset[str]:
     if low.startswith("js-"):  # behaviour hooks, not names of a part
         return _NO_NAMES
     out = {w for w in _NAME_SPLIT.split(low) if w and w.startswith(RULE_NOISE_PREFIXES)}
-    if "most-popular" in low:
-        out.add("most-popular")
+    out.update(v for v in RULE_NOISE_VALUES if v in low)
     return frozenset(out) if out else _NO_NAMES  # most values: one shared empty set
 
 

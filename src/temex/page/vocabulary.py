@@ -20,7 +20,8 @@ alike stay apart where they differ.
 from __future__ import annotations
 
 __all__ = ["COMMENT_PREFIXES", "COMMENT_SECTION_PREFIXES", "CONTENT_PREFIXES",
-           "NAVIGATION_WORDS", "NOISE_PREFIXES", "RULE_NOISE_PREFIXES", "SCORER_NOISE_WORDS"]
+           "NAVIGATION_WORDS", "NOISE_PREFIXES", "RULE_NOISE_PREFIXES", "RULE_NOISE_VALUES",
+           "SCORER_NOISE_WORDS"]
 
 #: Word prefixes of per-page noise: comments, sharing, related items,
 #: sidebars, widgets, ads, cookie and newsletter boxes, menus, tag clouds.
@@ -34,10 +35,17 @@ NOISE_PREFIXES = ("comment", "disqus", "respond", "reply", "share", "sharing", "
                   "taboola")
 
 #: The content rules' noise prefixes (:mod:`temex.content.rules`): the
-#: common ones, a WordPress related-posts plugin and "most popular" boxes
-#: (``most-popular`` is also matched inside a whole value, where the split
-#: cuts it in two).
-RULE_NOISE_PREFIXES = NOISE_PREFIXES + ("yarpp", "most-popular", "mostpopular")
+#: common ones, a WordPress related-posts plugin, "most popular" boxes and
+#: a shop's up-sells and cross-sells (WooCommerce's ``up-sells upsells``,
+#: ``cross-sells``; Magento's ``upsell``, ``crosssell``): the recommended
+#: items the data convention calls template. ``most-popular`` and
+#: ``cross-sells`` are also matched inside a whole value
+#: (:data:`RULE_NOISE_VALUES`), where the split cuts them in two.
+RULE_NOISE_PREFIXES = NOISE_PREFIXES + ("yarpp", "most-popular", "mostpopular", "upsell",
+                                        "crosssell")
+
+#: Hyphenated names the rules match inside a whole ``id`` or class value.
+RULE_NOISE_VALUES = ("most-popular", "cross-sells")
 
 #: Whole words that the scorer's name features count as noise beside
 #: :data:`NOISE_PREFIXES` (:mod:`temex.content.features`): short or common
