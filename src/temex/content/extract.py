@@ -265,6 +265,8 @@ def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
         chosen = list(page.chosen)
     if params.decision_alike:
         chosen = sorted(set(chosen) | alike_records(cand.doc, cand.blocks, chosen, cand.boiler))
+    if params.decision_lead_headings:
+        chosen = sorted(set(chosen) | lead_headings(cand, chosen))
     if params.decision_typed:
         # without a mask, cand.template holds the typed link lists alone
         chosen = [b for b in chosen if not cand.template[b]]
@@ -278,6 +280,21 @@ def _decided(cand: Candidates, rules: dict[str, Any], params: ContentParams,
             chosen = sorted(set(chosen) | thread)
     return chosen, page.region, {"scorer": "page",
                                  "site": "decision, mapped" if mapped is not None else "decision"}
+
+
+def lead_headings(cand: Candidates, chosen: Sequence[int]) -> set[int]:
+    """The headings not in ``chosen`` whose next block is in it, is the
+    page's own text (not ``boiler``) and is a sibling element of the
+    heading: a label the site repeats on every page of a kind ("Abstract",
+    "Bio") over text that is the page's own. The site's evidence calls the
+    label template and the decision drops it; the data convention keeps a
+    page's headings with its text. A comment-count heading over a list of
+    comments is no sibling of the first comment's block. O(blocks)."""
+    doc, node, boiler = cand.doc, cand.blocks.node, cand.boiler
+    kept = set(chosen)
+    return {b for b in range(len(node) - 1)
+            if b not in kept and doc.tag[node[b]] in HEADING_TAGS and b + 1 in kept
+            and not boiler[b + 1] and doc.parent[node[b + 1]] == doc.parent[node[b]]}
 
 
 def _headings_alone(cand: Candidates, chosen: Sequence[int], page: Sequence[int]) -> bool:

@@ -175,6 +175,13 @@ class ContentParams:
     #: keep what the decision kept of that one
     #: (:func:`temex.content.records.alike_records`). False: the decision alone.
     decision_alike: bool = True
+    #: After the learned decision, a heading it dropped is kept where the
+    #: next block is kept, is the page's own text (not repeated on other
+    #: pages) and is the heading's sibling element: a seminar page's
+    #: "Abstract" and "Bio" labels, repeated on every page of its kind, over
+    #: the page's own abstract and bio (:func:`temex.content.extract.lead_headings`).
+    #: False: the decision alone.
+    decision_lead_headings: bool = True
     #: Under a template mask, where the rules kept under half of the page's
     #: own text (neither template nor repeated), the page level's choice less
     #: that text is added (:func:`temex.content.extract.page_level_added`):
