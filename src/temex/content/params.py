@@ -171,7 +171,8 @@ class ContentParams:
     #: decision alone.
     decision_headings: bool = True
     #: After the learned decision, the records alike the one that holds the
-    #: decision's main block (a forum topic's replies beside its first post)
+    #: decision's longest block in a record (a forum topic's replies beside
+    #: its first post, a post's comments beside the one kept)
     #: keep what the decision kept of that one
     #: (:func:`temex.content.records.alike_records`). False: the decision alone.
     decision_alike: bool = True

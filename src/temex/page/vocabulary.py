@@ -39,10 +39,9 @@ NOISE_PREFIXES = ("comment", "disqus", "respond", "reply", "share", "sharing", "
 #: a shop's up-sells and cross-sells (WooCommerce's ``up-sells upsells``,
 #: ``cross-sells``; Magento's ``upsell``, ``crosssell``): the recommended
 #: items the data convention calls template. ``most-popular`` and
-#: ``cross-sells`` are also matched inside a whole value
-#: (:data:`RULE_NOISE_VALUES`), where the split cuts them in two.
-RULE_NOISE_PREFIXES = NOISE_PREFIXES + ("yarpp", "most-popular", "mostpopular", "upsell",
-                                        "crosssell")
+#: ``cross-sells``, which the split cuts in two, are matched inside a whole
+#: value instead (:data:`RULE_NOISE_VALUES`).
+RULE_NOISE_PREFIXES = NOISE_PREFIXES + ("yarpp", "mostpopular", "upsell", "crosssell")
 
 #: Hyphenated names the rules match inside a whole ``id`` or class value.
 RULE_NOISE_VALUES = ("most-popular", "cross-sells")
